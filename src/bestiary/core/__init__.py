@@ -1,0 +1,1 @@
+"""The game-independent core: the game API, chance, cards, records and scenarios."""

@@ -1,0 +1,393 @@
+"""The game API every Bestiary game implements (names follow OpenSpiel).
+
+A `Game` is a configured rule set (player count, options, card set); it makes `State`s. A `State` is one
+position: who acts, what they may do, what each player may see. Players are seats 0..n-1; the special
+players below mark chance nodes, simultaneous choices and the end of the game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+import numpy as np
+from pydantic import BaseModel, ValidationError
+from rich.text import Text
+
+from bestiary.core.errors import ActionParseError, IllegalActionError, OptionError, StateFormatError
+
+CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
+SIMULTANEOUS = -2  # several players choose at once, unseen by each other
+TERMINAL = -4  # the game is over
+
+STATE_FORMAT = "bestiary-state/1"
+
+JSON = dict[str, Any]
+
+
+class Action:
+    """A move or a chance outcome: a small immutable value holding ids only.
+
+    Each game defines its actions as frozen dataclasses deriving from this class, with an `index` field
+    (stable integer for learning agents; chance outcomes have their own numbering) and a short `__str__`
+    that `State.parse_action` reads back.
+    """
+
+    __slots__ = ()
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, in plain words, for logs, the terminal, the browser and replays.
+
+    `audience` is None when every player (and spectators) may know it, else the seats that may.
+    """
+
+    kind: str
+    text: str
+    audience: tuple[int, ...] | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def visible_to(self, player: int | None) -> bool:
+        return self.audience is None or (player is not None and player in self.audience)
+
+    def to_dict(self) -> JSON:
+        out: JSON = {"kind": self.kind, "text": self.text}
+        if self.audience is not None:
+            out["audience"] = list(self.audience)
+        if self.data:
+            out["data"] = dict(self.data)
+        return out
+
+    @classmethod
+    def from_dict(cls, raw: JSON) -> Event:
+        audience = raw.get("audience")
+        return cls(raw["kind"], raw["text"], None if audience is None else tuple(audience),
+                   dict(raw.get("data", {})))
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, before any option is chosen."""
+
+    name: str
+    title: str
+    rules_version: str
+    player_counts: tuple[int, ...]  # the counts the standard rules allow
+    summary: str
+    chance: str  # "explicit": dice and draws are chance nodes; "shuffles": also seeded shuffles
+    information: str  # "perfect" or "imperfect"
+    simultaneous: bool = False  # has simultaneous choices or races
+    rules_doc: str = ""  # file name under docs/rules/
+
+
+class GameOptions(BaseModel):
+    """Options common to every game; each game extends it."""
+
+    model_config = {"extra": "forbid", "frozen": True}
+
+    players: int
+
+
+def describe_validation_error(game: str, error: ValidationError) -> str:
+    lines = []
+    for problem in error.errors():
+        where = ".".join(str(part) for part in problem["loc"]) or "options"
+        if problem["type"] == "extra_forbidden":
+            lines.append(f"unknown option '{where}'")
+        else:
+            lines.append(f"option '{where}': {problem['msg']}")
+    return f"{game}: " + "; ".join(lines)
+
+
+class Game(ABC):
+    """A configured game: rules, options and card set fixed. Makes states."""
+
+    info: ClassVar[GameInfo]
+    Options: ClassVar[type[GameOptions]]
+
+    def __init__(self, options: GameOptions) -> None:
+        self.options = options
+        self.num_players = options.players
+        self._by_text: dict[str, Action] = {}
+        for table in (self.player_action_table(), self.chance_outcome_table()):
+            for action in table:
+                self._by_text[normalise_action_text(str(action))] = action
+
+    @classmethod
+    def from_options(cls, **options: Any) -> Self:
+        try:
+            parsed = cls.Options(**options)
+        except ValidationError as error:
+            raise OptionError(describe_validation_error(cls.info.name, error)) from None
+        return cls(parsed)
+
+    # -- what a subclass provides -------------------------------------------------------------
+    @abstractmethod
+    def new_initial_state(self, seed: int | None = None) -> State:
+        """The state before the first action; `seed` drives any shuffle the state makes itself."""
+
+    @abstractmethod
+    def player_action_table(self) -> Sequence[Action]:
+        """Every distinct player action, position = index."""
+
+    def chance_outcome_table(self) -> Sequence[Action]:
+        """Every distinct chance outcome, position = index."""
+        return ()
+
+    @abstractmethod
+    def _state_from_dict(self, raw: JSON, seed: int | None) -> State:
+        """Rebuild a state from `State._to_dict`; raise StateFormatError on anything inconsistent."""
+
+    @abstractmethod
+    def render(self, observation: JSON) -> str:
+        """A plain-text picture of an observation (rich markup allowed) for the terminal."""
+
+    def card_set_info(self) -> JSON | None:
+        """The card set in use: {"id", "hash", "path"}; None for games without cards."""
+        return None
+
+    # -- shared behaviour ---------------------------------------------------------------------
+    def num_distinct_actions(self) -> int:
+        return len(self.player_action_table())
+
+    def max_chance_outcomes(self) -> int:
+        return len(self.chance_outcome_table())
+
+    def options_dict(self) -> JSON:
+        return self.options.model_dump(mode="json")
+
+    def parse_action(self, text: str) -> Action:
+        action = self._by_text.get(normalise_action_text(text))
+        if action is None:
+            raise ActionParseError(f"{self.info.name}: no action reads '{text}'")
+        return action
+
+    def header(self) -> JSON:
+        return {"game": self.info.name, "rules_version": self.info.rules_version,
+                "options": self.options_dict(), "card_set": self.card_set_info()}
+
+    def state_from_json(self, text: str) -> State:
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise StateFormatError(f"not JSON: {error}") from None
+        return self.state_from_dict(raw)
+
+    def state_from_dict(self, raw: Any) -> State:
+        if not isinstance(raw, dict) or raw.get("format") != STATE_FORMAT:
+            raise StateFormatError(f"not a Bestiary state (expected \"format\": \"{STATE_FORMAT}\")")
+        self._check_header(raw)
+        body = raw.get("state")
+        if not isinstance(body, dict):
+            raise StateFormatError("the 'state' field must be an object")
+        seed = raw.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            raise StateFormatError("the 'seed' field must be an integer or null")
+        try:
+            state = self._state_from_dict(body, seed)
+            state._history = [(int(p), self.parse_action(str(a))) for p, a in raw.get("history", [])]
+            state._events = [Event.from_dict(e) for e in raw.get("events", [])]
+        except StateFormatError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise StateFormatError(f"{self.info.name}: bad state field: {error!r}") from None
+        return state
+
+    def _check_header(self, raw: JSON) -> None:
+        mine = self.header()
+        for key in ("game", "rules_version", "options"):
+            if raw.get(key) != mine[key]:
+                raise StateFormatError(f"the state is for {key} {raw.get(key)!r}, this game has {mine[key]!r}")
+        theirs = raw.get("card_set")
+        if (theirs or {}).get("hash") != (mine["card_set"] or {}).get("hash"):
+            raise StateFormatError("the state was made with another card set (card-set hash differs)")
+
+
+def normalise_action_text(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+class State(ABC):
+    """One position of a game. Mutable; `clone()` gives an independent copy."""
+
+    def __init__(self, game: Game, seed: int | None) -> None:
+        self.game = game
+        self.seed = seed
+        self._history: list[tuple[int, Action]] = []
+        self._events: list[Event] = []
+
+    # -- what a subclass provides -------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or CHANCE, SIMULTANEOUS or TERMINAL."""
+
+    @abstractmethod
+    def _legal_actions(self, player: int) -> Sequence[Action]:
+        """Legal actions of a player who may act now, in stable order."""
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """(outcome, probability) pairs at a chance node; empty elsewhere."""
+        return []
+
+    @abstractmethod
+    def _apply(self, action: Action, player: int) -> None:
+        """Change the state by a checked-legal action (player is CHANCE for chance outcomes)."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """One float per player; at a terminal state, the result."""
+
+    @abstractmethod
+    def observation(self, player: int | None) -> JSON:
+        """A JSON-able dict of exactly what `player` may know (None: a spectator)."""
+
+    @abstractmethod
+    def _to_dict(self) -> JSON:
+        """The whole state (hidden parts included) as JSON-able data."""
+
+    @abstractmethod
+    def _copy_into(self, other: Self) -> None:
+        """Copy this game's own fields into a bare instance; nothing mutable may be shared."""
+
+    @abstractmethod
+    def determinize(self, player: int, rng: random.Random) -> State:
+        """A full state consistent with `player`'s observation, hidden parts sampled with `rng`."""
+
+    def players_to_act(self) -> list[int]:
+        """Every seat that may act now: one on an ordinary turn, several at a simultaneous choice,
+        a response window or a race."""
+        player = self.current_player()
+        return [player] if player >= 0 else []
+
+    def _illegal_reason(self, action: Action, player: int) -> str:
+        legal = ", ".join(str(a) for a in self._legal_actions(player)) or "none"
+        return f"not legal now (legal: {legal})"
+
+    def result(self) -> JSON:
+        """The result for records and reports: at least "returns"."""
+        return {"returns": self.returns()}
+
+    # -- shared behaviour ---------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_simultaneous_node(self) -> bool:
+        return self.current_player() == SIMULTANEOUS
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Legal actions of `player` (default: the current player; at a chance node, the outcomes)."""
+        current = self.current_player()
+        if current == TERMINAL:
+            return []
+        if current == CHANCE and player in (None, CHANCE):
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        if player is None:
+            to_act = self.players_to_act()
+            if len(to_act) != 1:
+                return []
+            player = to_act[0]
+        if player not in self.players_to_act():
+            return []
+        return list(self._legal_actions(player))
+
+    def legal_actions_mask(self, player: int | None = None) -> np.ndarray:
+        mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+        if not self.is_chance_node():
+            for action in self.legal_actions(player):
+                mask[action.index] = 1
+        return mask
+
+    def apply_action(self, action: Action | int | str, player: int | None = None) -> None:
+        """Apply a legal action (an Action, its index, or its text). An illegal one raises
+        IllegalActionError and leaves the state unchanged."""
+        current = self.current_player()
+        if current == TERMINAL:
+            raise IllegalActionError(action, player, "the game is over")
+        chance = current == CHANCE
+        resolved = self._resolve(action, chance, player)
+        if chance:
+            if player not in (None, CHANCE):
+                raise IllegalActionError(action, player, "a chance outcome is due; no player may act")
+            if all(resolved != outcome for outcome, _ in self.chance_outcomes()):
+                raise IllegalActionError(action, None, "not a possible chance outcome now")
+            actor = CHANCE
+        else:
+            to_act = self.players_to_act()
+            if player is None:
+                if len(to_act) != 1:
+                    raise IllegalActionError(action, None, "several players may act now ("
+                                             + ", ".join(f"P{p + 1}" for p in to_act) + "): name the player")
+                player = to_act[0]
+            elif player not in to_act:
+                raise IllegalActionError(action, player, "that player may not act now (to act: "
+                                         + (", ".join(f"P{p + 1}" for p in to_act) or "no one") + ")")
+            if resolved not in self._legal_actions(player):
+                raise IllegalActionError(action, player, self._illegal_reason(resolved, player))
+            actor = player
+        self._apply(resolved, actor)
+        self._history.append((actor, resolved))
+
+    def _resolve(self, action: Action | int | str, chance: bool, player: int | None) -> Action:
+        if isinstance(action, Action):
+            return action
+        if isinstance(action, str):
+            try:
+                return self.parse_action(action)
+            except ActionParseError as error:
+                raise IllegalActionError(action, player, str(error)) from None
+        if isinstance(action, int | np.integer) and not isinstance(action, bool):
+            table = self.game.chance_outcome_table() if chance else self.game.player_action_table()
+            if 0 <= action < len(table):
+                return table[int(action)]
+            raise IllegalActionError(action, player, f"no action has index {action}")
+        raise IllegalActionError(action, player, f"not an action: {type(action).__name__}")
+
+    def parse_action(self, text: str) -> Action:
+        return self.game.parse_action(text)
+
+    def action_to_string(self, action: Action) -> str:
+        return str(action)
+
+    def history(self) -> list[tuple[int, Action]]:
+        """Every action so far with who took it (CHANCE for chance outcomes)."""
+        return list(self._history)
+
+    def events(self, player: int | None = None) -> list[Event]:
+        """The event log as `player` may see it (None: a spectator)."""
+        return [event for event in self._events if event.visible_to(player)]
+
+    def all_events(self) -> list[Event]:
+        """The whole event log, private events included: for the referee, never for a player."""
+        return list(self._events)
+
+    def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, **data: Any) -> None:
+        self._events.append(Event(kind, text, audience, data))
+
+    def clone(self) -> Self:
+        other = object.__new__(type(self))
+        other.game = self.game
+        other.seed = self.seed
+        other._history = self._history.copy()
+        other._events = self._events.copy()
+        self._copy_into(other)
+        return other
+
+    def to_dict(self) -> JSON:
+        return {"format": STATE_FORMAT, **self.game.header(), "seed": self.seed, "state": self._to_dict(),
+                "history": [[player, str(action)] for player, action in self._history],
+                "events": [event.to_dict() for event in self._events]}
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def __str__(self) -> str:
+        return Text.from_markup(self.game.render(self.observation(None))).plain

@@ -1,0 +1,61 @@
+"""Errors Bestiary raises to its users: each says what was wrong and where."""
+
+from __future__ import annotations
+
+
+class BestiaryError(Exception):
+    """Base of every error that Bestiary raises on purpose."""
+
+
+class UnknownGameError(BestiaryError, KeyError):
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class OptionError(BestiaryError, ValueError):
+    """A game option that is unknown or out of range."""
+
+
+class IllegalActionError(BestiaryError, ValueError):
+    """An action that the rules do not allow now; the state is unchanged."""
+
+    def __init__(self, action: object, player: int | None, reason: str) -> None:
+        self.action = action
+        self.player = player
+        self.reason = reason
+        who = "" if player is None or player < 0 else f" by P{player + 1}"
+        super().__init__(f"illegal action '{action}'{who}: {reason}")
+
+
+class ActionParseError(BestiaryError, ValueError):
+    """Text that names no action of this game."""
+
+
+class StateFormatError(BestiaryError, ValueError):
+    """JSON that does not describe a valid state of the game it names."""
+
+
+class CardFileError(BestiaryError, ValueError):
+    """A card file that cannot be read or breaks the card schema."""
+
+    def __init__(self, path: str, message: str, *, card: str | None = None,
+                 field: str | None = None, line: int | None = None) -> None:
+        self.path = path
+        self.card = card
+        self.field = field
+        self.line = line
+        where = path + (f":{line}" if line else "")
+        parts = [where]
+        if card:
+            parts.append(f"card '{card}'")
+        if field:
+            parts.append(f"field '{field}'")
+        super().__init__(", ".join(parts) + f": {message}")
+
+
+class RecordError(BestiaryError, ValueError):
+    """A game record that cannot be read or does not replay."""
+
+
+class ScenarioError(BestiaryError, ValueError):
+    """A scenario file that cannot be read."""

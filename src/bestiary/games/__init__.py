@@ -1,0 +1,5 @@
+"""The games Bestiary ships; importing this package registers them."""
+
+from bestiary.games import critters
+
+__all__ = ["critters"]

@@ -1,0 +1,213 @@
+"""Critter capture's rules, one small function per rule of the rule book (ids in docs/rules/critter-capture.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
+
+if TYPE_CHECKING:
+    from bestiary.games.critters.state import CritterState
+
+FIRST_PLAYER = "first-player"
+ACTIVE_DRAW = "active-draw"
+ACTIVE_CHOOSE = "active-choose"
+ACTIVE_FLIP = "active-flip"
+CHALLENGE_DRAW = "challenge-draw"
+CHALLENGE_FLIP = "challenge-flip"
+TIE_CHOOSE = "tie-choose"
+FINAL_CHOOSE = "final-choose"
+OVER = "over"
+
+CHANCE_PHASES = frozenset({FIRST_PLAYER, ACTIVE_FLIP, CHALLENGE_FLIP})
+CHOICE_PHASES = frozenset({ACTIVE_CHOOSE, TIE_CHOOSE, FINAL_CHOOSE})
+
+
+def seat(player: int) -> str:
+    return f"P{player + 1}"
+
+
+def start_round(state: CritterState) -> None:
+    # CRITTERS-8: the starting player is the first active player of the round.
+    state.active = state.start
+    state.plays = 0
+    state.phase = ACTIVE_DRAW
+    state._log("round", f"Round {state.round + 1}: {seat(state.start)} starts.", round=state.round + 1)
+
+
+def draw(state: CritterState, player: int, colour: int) -> None:
+    # CRITTERS-8, CRITTERS-12: draw the top card of any colour deck, face down.
+    state.pending = colour
+    if state.phase == ACTIVE_DRAW:
+        state.phase = ACTIVE_CHOOSE
+    else:
+        state.phase = CHALLENGE_FLIP
+    article = "an" if COLOURS[colour][0] in "aeiou" else "a"
+    state._log("draw", f"{seat(player)} draws {article} {COLOURS[colour]} card.", player=player,
+               colour=COLOURS[colour])
+
+
+def choose_attribute(state: CritterState, player: int, attribute: int) -> None:
+    name = ATTRIBUTES[attribute]
+    if state.phase == FINAL_CHOOSE:
+        # CRITTERS-32, CRITTERS-33: the chooser's attribute scores every corral.
+        state.final_attribute = attribute
+        state._log("choose", f"{seat(player)} chooses {name} for scoring.", player=player, attribute=name)
+        score_corrals(state)
+        return
+    # CRITTERS-9, CRITTERS-23: announced before the card is flipped, or afresh after a tie.
+    state.attribute = attribute
+    state._log("choose", f"{seat(player)} announces {name}.", player=player, attribute=name)
+    state.phase = ACTIVE_FLIP if state.phase == ACTIVE_CHOOSE else CHALLENGE_DRAW
+
+
+def flip_active_card(state: CritterState, card: int) -> None:
+    # CRITTERS-10: the active card is flipped and placed on the puck, chosen edge towards the challenger.
+    take_from_deck(state, card)
+    state.stack = [card]
+    state.plays = 1
+    state._log("flip", f"{seat(state.active)} flips {state.describe(card)} as the active card.",
+               player=state.active, card=state.card_id(card), role="active")
+    state.phase = CHALLENGE_DRAW
+
+
+def flip_challenge_card(state: CritterState, card: int) -> None:
+    # CRITTERS-14: the challenge card is flipped, its ability facing the active card.
+    take_from_deck(state, card)
+    challenger = state.challenger()
+    state._log("flip", f"{seat(challenger)} flips {state.describe(card)} as the challenge card.",
+               player=challenger, card=state.card_id(card), role="challenge")
+    state.plays += 1
+    resolve_challenge(state, challenger, card)
+    if state.plays == state.game.num_players:
+        end_round(state)
+    elif state.phase != TIE_CHOOSE:
+        state.phase = CHALLENGE_DRAW
+
+
+def take_from_deck(state: CritterState, card: int) -> None:
+    state.decks[state.pending].remove(card)  # type: ignore[index]
+    state.pending = None
+
+
+def resolve_challenge(state: CritterState, challenger: int, card: int) -> None:
+    # CRITTERS-26: the challenge ability is checked before values are compared.
+    if ability_takes_effect(state, card):
+        kind = state.game.ability_kind[card]
+        state._log("ability", f"{state.game.cards[card].ability} matches the active "
+                   f"{COLOURS[state.game.colour[state.stack[-1]]]} card and takes effect.",
+                   player=challenger, card=state.card_id(card), ability=state.game.cards[card].ability)
+        if kind == "trapped by":
+            trapped_by(state, card)
+        elif kind == "capture":
+            capture(state, challenger, card)
+        else:
+            block(state, challenger, card)
+    else:
+        compare_values(state, challenger, card)
+
+
+def ability_takes_effect(state: CritterState, card: int) -> bool:
+    # CRITTERS-14, CRITTERS-15: only on a colour match with the active card.
+    # CRITTERS-11: the active card's own ability is never looked at.
+    return state.game.ability_colour[card] == state.game.colour[state.stack[-1]]
+
+
+def trapped_by(state: CritterState, card: int) -> None:
+    # CRITTERS-16: the active player corrals the challenge card; active player and card remain.
+    corral(state, state.active, [card], "traps")
+
+
+def capture(state: CritterState, challenger: int, card: int) -> None:
+    # CRITTERS-17: the challenger corrals the active card and becomes active with their card.
+    take_over(state, challenger, card, "captures")
+
+
+def block(state: CritterState, challenger: int, card: int) -> None:
+    # CRITTERS-18: the challenger corrals their own challenge card; active player and card remain.
+    corral(state, challenger, [card], "blocks and keeps")
+
+
+def compare_values(state: CritterState, challenger: int, card: int) -> None:
+    # CRITTERS-20: no ability took effect, so the chosen values are compared.
+    attribute = state.attribute
+    assert attribute is not None
+    mine, theirs = state.game.values[card][attribute], state.game.values[state.stack[-1]][attribute]
+    state._log("compare", f"{ATTRIBUTES[attribute].capitalize()} {mine} against {theirs}.",
+               challenge=mine, active=theirs, attribute=ATTRIBUTES[attribute])
+    if mine > theirs:
+        take_over(state, challenger, card, "wins and takes")  # CRITTERS-21
+    elif mine < theirs:
+        corral(state, state.active, [card], "wins and takes")  # CRITTERS-22
+    else:
+        stack_tie(state, challenger, card)  # CRITTERS-23
+
+
+def take_over(state: CritterState, challenger: int, card: int, verb: str) -> None:
+    # CRITTERS-17, CRITTERS-21: the active card and any cards under it go to the challenger's corral;
+    # CRITTERS-27: the challenger takes the puck, the starting player token stays.
+    corral(state, challenger, state.stack, verb)
+    state.stack = [card]
+    state.active = challenger
+    if state.game.options.rechoose_on_takeover and state.plays < state.game.num_players:
+        state.phase = TIE_CHOOSE
+
+
+def stack_tie(state: CritterState, challenger: int, card: int) -> None:
+    # CRITTERS-23: equal values: the active card goes under the challenge card, which becomes active
+    # with everything under it; its player chooses commonness or size afresh (CRITTERS-40: not on the
+    # round's last play, where the round ends at once).
+    state.stack.append(card)
+    state.active = challenger
+    state._log("tie", f"A tie: {seat(challenger)}'s card becomes the active card with "
+               f"{len(state.stack) - 1} card(s) under it.", player=challenger, card=state.card_id(card))
+    if state.plays < state.game.num_players:
+        state.phase = TIE_CHOOSE
+
+
+def corral(state: CritterState, player: int, cards: list[int], verb: str) -> None:
+    # CRITTERS-19: won cards go face down into the winner's corral.
+    state.corrals[player].extend(cards)
+    names = ", ".join(state.game.cards[c].name for c in cards)
+    state._log("corral", f"{seat(player)} {verb} {names}.", player=player,
+               cards=[state.card_id(c) for c in cards])
+
+
+def end_round(state: CritterState) -> None:
+    # CRITTERS-28: the active card (and any cards under it) goes to the active player's corral.
+    corral(state, state.active, state.stack, "keeps the active card")
+    state.stack = []
+    state.attribute = None
+    state.round += 1
+    # CRITTERS-31: the game ends when every card has been played.
+    if state.round == state.rounds:
+        begin_final_choice(state)
+        return
+    # CRITTERS-30: the player to the left of the previous starting player starts the next round.
+    state.start = (state.start + 1) % state.game.num_players
+    start_round(state)
+
+
+def begin_final_choice(state: CritterState) -> None:
+    # CRITTERS-32: the player with the fewest cards chooses; a tie goes to whoever played last.
+    n = state.game.num_players
+    order = [(state.start + k) % n for k in range(n)]  # the last round's playing order
+    fewest = min(len(state.corrals[p]) for p in order)
+    state.chooser = [p for p in order if len(state.corrals[p]) == fewest][-1]
+    state.phase = FINAL_CHOOSE
+    state._log("final", f"All cards are played. {seat(state.chooser)} has the fewest cards and chooses "
+               "commonness or size for scoring.", player=state.chooser)
+
+
+def score_corrals(state: CritterState) -> None:
+    # CRITTERS-33: each player totals the chosen value over their corral; most points wins.
+    attribute = state.final_attribute
+    assert attribute is not None
+    state.scores = [sum(state.game.values[c][attribute] for c in corral) for corral in state.corrals]
+    state.phase = OVER
+    best = max(state.scores)
+    winners = [p for p, points in enumerate(state.scores) if points == best]
+    totals = ", ".join(f"{seat(p)} {points}" for p, points in enumerate(state.scores))
+    who = " and ".join(seat(p) for p in winners)
+    state._log("end", f"Scores ({ATTRIBUTES[attribute]}): {totals}. {who} win{'s' if len(winners) == 1 else ''}.",
+               scores=list(state.scores), winners=winners)

@@ -1,0 +1,283 @@
+"""Critter capture's state: the colour decks, the puck and its stack, the corrals."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
+from bestiary.core.errors import StateFormatError
+from bestiary.games.critters import rules
+from bestiary.games.critters.actions import Choose, Draw, FirstPlayer, Flip
+from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
+from bestiary.games.critters.view import card_view
+
+if TYPE_CHECKING:
+    from bestiary.games.critters.game import CritterCapture
+
+PHASES = (rules.FIRST_PLAYER, rules.ACTIVE_DRAW, rules.ACTIVE_CHOOSE, rules.ACTIVE_FLIP, rules.CHALLENGE_DRAW,
+          rules.CHALLENGE_FLIP, rules.TIE_CHOOSE, rules.FINAL_CHOOSE, rules.OVER)
+
+
+class CritterState(State):
+    game: CritterCapture
+
+    def __init__(self, game: CritterCapture, seed: int | None) -> None:
+        super().__init__(game, seed)
+        self.phase = rules.ACTIVE_DRAW
+        self.round = 0
+        self.rounds = len(game.cards) // game.num_players  # CRITTERS-31
+        self.start = 0
+        self.active = 0
+        self.chooser = -1
+        self.plays = 0
+        self.attribute: int | None = None
+        self.pending: int | None = None  # colour of the face-down card just drawn
+        self.stack: list[int] = []  # the active card last, the cards under it before it
+        # CRITTERS-5: one deck per colour; the order is drawn by chance at each flip (CRITTERS-38).
+        self.decks: list[list[int]] = [list(cards) for cards in game.cards_by_colour]
+        self.corrals: list[list[int]] = [[] for _ in range(game.num_players)]
+        self.final_attribute: int | None = None
+        self.scores: list[int] | None = None
+
+    # -- whose move --------------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase in rules.CHANCE_PHASES:
+            return CHANCE
+        if phase == rules.CHALLENGE_DRAW:
+            return self.challenger()
+        if phase == rules.FINAL_CHOOSE:
+            return self.chooser
+        if phase == rules.OVER:
+            return TERMINAL
+        return self.active
+
+    def challenger(self) -> int:
+        # CRITTERS-12, CRITTERS-37: each player in turn to the left of the starting player challenges.
+        return (self.start + self.plays) % self.game.num_players
+
+    def _legal_actions(self, player: int) -> Sequence[Action]:
+        if self.phase in rules.CHOICE_PHASES:
+            return self.game.choose_actions
+        # CRITTERS-39: an empty colour deck cannot be drawn from.
+        return [self.game.draw_actions[c] for c in range(4) if self.decks[c]]
+
+    def _illegal_reason(self, action: Action, player: int) -> str:
+        if isinstance(action, Draw) and self.phase in (rules.ACTIVE_DRAW, rules.CHALLENGE_DRAW):
+            return f"the {action.colour} deck is empty"
+        if isinstance(action, Draw):
+            return "a card is drawn only at the start of a play; now commonness or size is chosen"
+        if isinstance(action, Choose):
+            return "commonness or size is chosen only before the active card is flipped, after a tie, " \
+                   "or for final scoring"
+        return super()._illegal_reason(action, player)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.phase == rules.FIRST_PLAYER:
+            n = self.game.num_players
+            return [(self.game.first_player_actions[p], 1.0 / n) for p in range(n)]
+        if self.phase in (rules.ACTIVE_FLIP, rules.CHALLENGE_FLIP):
+            deck = self.decks[self.pending]  # type: ignore[index]
+            p = 1.0 / len(deck)
+            flips = self.game.flip_actions
+            return [(flips[card], p) for card in deck]
+        return []
+
+    def _apply(self, action: Action, player: int) -> None:
+        phase = self.phase
+        if isinstance(action, Flip):
+            card = self.game.index_of[action.card]
+            if phase == rules.ACTIVE_FLIP:
+                rules.flip_active_card(self, card)
+            else:
+                rules.flip_challenge_card(self, card)
+        elif isinstance(action, Draw):
+            rules.draw(self, player, COLOURS.index(action.colour))
+        elif isinstance(action, Choose):
+            rules.choose_attribute(self, player, ATTRIBUTES.index(action.attribute))
+        elif isinstance(action, FirstPlayer):
+            # CRITTERS-7: the first starting player takes the starting player token and the puck.
+            self.start = action.seat
+            self._log("first", f"{rules.seat(action.seat)} is the first starting player.", player=action.seat)
+            rules.start_round(self)
+
+    # -- results -----------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        # CRITTERS-35: the most points wins; equal best scores share the win.
+        if self.scores is None:
+            return [0.0] * self.game.num_players
+        best = max(self.scores)
+        winners = [p for p, s in enumerate(self.scores) if s == best]
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.game.num_players)]
+
+    def result(self) -> JSON:
+        out = super().result()
+        if self.scores is not None:
+            best = max(self.scores)
+            out.update(scores=list(self.scores), attribute=ATTRIBUTES[self.final_attribute or 0],
+                       winners=[p for p, s in enumerate(self.scores) if s == best])
+        return out
+
+    # -- views -------------------------------------------------------------------------------
+    def card_id(self, card: int) -> str:
+        return self.game.instance_ids[card]
+
+    def describe(self, card: int) -> str:
+        c = self.game.cards[card]
+        return f"{c.name} ({c.colour}, commonness {c.commonness}, size {c.size}, {c.ability})"
+
+    def observation(self, player: int | None) -> JSON:
+        # CRITTERS-41: everything on the table is public; cards are seen by all when flipped.
+        game = self.game
+        view = [card_view(game, c) for c in self.stack]
+        drawer = self.challenger() if self.phase == rules.CHALLENGE_FLIP else self.active
+        return {
+            "game": game.info.name, "viewer": player, "players": game.num_players,
+            "round": self.round + 1, "rounds": self.rounds, "phase": self.phase,
+            "to_act": self.players_to_act(), "starting_player": self.start,
+            "active_player": None if self.phase in (rules.FIRST_PLAYER, rules.FINAL_CHOOSE, rules.OVER)
+            else self.active,
+            "challenger": self.challenger() if self.phase in (rules.CHALLENGE_DRAW, rules.CHALLENGE_FLIP) else None,
+            "attribute": None if self.attribute is None else ATTRIBUTES[self.attribute],
+            "active_card": view[-1] if view else None, "under_active": view[:-1],
+            "face_down_card": None if self.pending is None else {"colour": COLOURS[self.pending], "drawn_by": drawer},
+            "decks": {COLOURS[c]: len(deck) for c, deck in enumerate(self.decks)},
+            # CRITTERS-6: the deck contents are public (the card list is known); only the order is not.
+            "unseen": {COLOURS[c]: sorted(game.instance_ids[i] for i in deck) for c, deck in enumerate(self.decks)},
+            "corrals": [[card_view(game, c) for c in corral] for corral in self.corrals],
+            "plays_this_round": self.plays,
+            "chooser": self.chooser if self.phase in (rules.FINAL_CHOOSE, rules.OVER) else None,
+            "final_attribute": None if self.final_attribute is None else ATTRIBUTES[self.final_attribute],
+            "scores": None if self.scores is None else list(self.scores),
+            "returns": self.returns() if self.phase == rules.OVER else None,
+        }
+
+    def determinize(self, player: int, rng: random.Random) -> CritterState:
+        # Nothing is hidden but the order of the decks, which is chance's to decide at each flip.
+        return self.clone()
+
+    # -- copying and (de)serialising ----------------------------------------------------------
+    def _copy_into(self, other: CritterState) -> None:
+        other.phase = self.phase
+        other.round = self.round
+        other.rounds = self.rounds
+        other.start = self.start
+        other.active = self.active
+        other.chooser = self.chooser
+        other.plays = self.plays
+        other.attribute = self.attribute
+        other.pending = self.pending
+        other.stack = self.stack.copy()
+        other.decks = [deck.copy() for deck in self.decks]
+        other.corrals = [corral.copy() for corral in self.corrals]
+        other.final_attribute = self.final_attribute
+        other.scores = None if self.scores is None else self.scores.copy()
+
+    def _to_dict(self) -> JSON:
+        ids = self.game.instance_ids
+        return {
+            "phase": self.phase, "round": self.round, "rounds": self.rounds, "start": self.start,
+            "active": self.active, "chooser": self.chooser, "plays": self.plays,
+            "attribute": None if self.attribute is None else ATTRIBUTES[self.attribute],
+            "pending": None if self.pending is None else COLOURS[self.pending],
+            "stack": [ids[c] for c in self.stack],
+            "decks": {COLOURS[c]: [ids[i] for i in deck] for c, deck in enumerate(self.decks)},
+            "corrals": [[ids[c] for c in corral] for corral in self.corrals],
+            "final_attribute": None if self.final_attribute is None else ATTRIBUTES[self.final_attribute],
+            "scores": self.scores,
+        }
+
+    @classmethod
+    def from_dict(cls, game: CritterCapture, raw: JSON, seed: int | None) -> CritterState:
+        state = cls(game, seed)
+        n = game.num_players
+        state.phase = _pick(raw, "phase", PHASES)
+        state.round = _int(raw, "round", 0, 10**6)
+        state.rounds = _int(raw, "rounds", 1, 10**6)
+        state.start = _int(raw, "start", 0, n - 1)
+        state.active = _int(raw, "active", 0, n - 1)
+        state.chooser = _int(raw, "chooser", -1, n - 1)
+        state.plays = _int(raw, "plays", 0, n)
+        state.attribute = _optional_index(raw, "attribute", ATTRIBUTES)
+        state.pending = _optional_index(raw, "pending", COLOURS)
+        state.final_attribute = _optional_index(raw, "final_attribute", ATTRIBUTES)
+        seen: set[int] = set()
+        state.stack = _cards(game, raw["stack"], "stack", seen)
+        decks = raw["decks"]
+        if not isinstance(decks, dict) or set(decks) != set(COLOURS):
+            raise StateFormatError("'decks' must map each of fish, bird, mammal, other to a list of card ids")
+        state.decks = [_cards(game, decks[colour], f"decks.{colour}", seen) for colour in COLOURS]
+        for colour, deck in zip(COLOURS, state.decks, strict=True):
+            wrong = [game.instance_ids[c] for c in deck if COLOURS[game.colour[c]] != colour]
+            if wrong:
+                raise StateFormatError(f"decks.{colour}: {wrong[0]} is not a {colour} card")
+        corrals = raw["corrals"]
+        if not isinstance(corrals, list) or len(corrals) != n:
+            raise StateFormatError(f"'corrals' must be a list of {n} lists")
+        state.corrals = [_cards(game, c, f"corrals[{p}]", seen) for p, c in enumerate(corrals)]
+        scores = raw.get("scores")
+        state.scores = None if scores is None else [int(s) for s in scores]
+        _check_consistent(state)
+        return state
+
+
+def _check_consistent(state: CritterState) -> None:
+    """A scenario may leave cards out of play, but what remains must let the game finish."""
+    n = state.game.num_players
+    in_decks = sum(len(d) for d in state.decks)
+    to_play = (state.rounds - state.round) * n - state.plays
+    if state.phase in (rules.ACTIVE_FLIP, rules.CHALLENGE_FLIP, rules.ACTIVE_CHOOSE) and state.pending is None:
+        raise StateFormatError(f"phase '{state.phase}' needs 'pending', the colour of the card drawn")
+    if state.pending is not None and not state.decks[state.pending]:
+        raise StateFormatError(f"'pending' names the {COLOURS[state.pending]} deck, which is empty")
+    if state.phase not in (rules.FINAL_CHOOSE, rules.OVER) and in_decks != to_play:
+        raise StateFormatError(f"the decks hold {in_decks} cards but {to_play} plays remain "
+                               f"(rounds {state.rounds}, round index {state.round}, plays {state.plays})")
+    if state.phase in (rules.CHALLENGE_DRAW, rules.CHALLENGE_FLIP, rules.TIE_CHOOSE) and not state.stack:
+        raise StateFormatError(f"phase '{state.phase}' needs an active card in 'stack'")
+    if state.phase in (rules.CHALLENGE_DRAW, rules.CHALLENGE_FLIP, rules.TIE_CHOOSE) and state.attribute is None:
+        raise StateFormatError(f"phase '{state.phase}' needs 'attribute'")
+    if state.phase == rules.FINAL_CHOOSE and state.chooser < 0:
+        raise StateFormatError("phase 'final-choose' needs 'chooser'")
+    if state.phase == rules.OVER and (state.scores is None or len(state.scores) != n):
+        raise StateFormatError(f"phase 'over' needs 'scores' for {n} players")
+
+
+def _pick(raw: JSON, key: str, allowed: Sequence[str]) -> str:
+    value = raw[key]
+    if value not in allowed:
+        raise StateFormatError(f"'{key}' must be one of {', '.join(allowed)}, not {value!r}")
+    return str(value)
+
+
+def _int(raw: JSON, key: str, low: int, high: int) -> int:
+    value = raw[key]
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise StateFormatError(f"'{key}' must be an integer from {low} to {high}, not {value!r}")
+    return value
+
+
+def _optional_index(raw: JSON, key: str, names: Sequence[str]) -> int | None:
+    value = raw.get(key)
+    if value is None:
+        return None
+    if value not in names:
+        raise StateFormatError(f"'{key}' must be one of {', '.join(names)} or null, not {value!r}")
+    return list(names).index(value)
+
+
+def _cards(game: CritterCapture, ids: Any, where: str, seen: set[int]) -> list[int]:
+    if not isinstance(ids, list):
+        raise StateFormatError(f"'{where}' must be a list of card ids")
+    out = []
+    for card_id in ids:
+        index = game.index_of.get(card_id) if isinstance(card_id, str) else None
+        if index is None:
+            raise StateFormatError(f"'{where}': no card with id {card_id!r}")
+        if index in seen:
+            raise StateFormatError(f"'{where}': card {card_id} appears twice in the state")
+        seen.add(index)
+        out.append(index)
+    return out
