@@ -12,12 +12,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
 from rich.text import Text
 
+from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import ActionParseError, IllegalActionError, OptionError, StateFormatError
 
 CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
@@ -105,6 +106,13 @@ def describe_validation_error(game: str, error: ValidationError) -> str:
     return f"{game}: " + "; ".join(lines)
 
 
+class HeuristicPolicy(Protocol):
+    """A game's rule-of-thumb player: picks from `legal` using only what `observation` shows."""
+
+    def __call__(self, observation: JSON, legal: Sequence[Action], player: int,
+                 rng: random.Random) -> Action: ...
+
+
 class Game(ABC):
     """A configured game: rules, options and card set fixed. Makes states."""
 
@@ -147,6 +155,10 @@ class Game(ABC):
     @abstractmethod
     def render(self, observation: JSON) -> str:
         """A plain-text picture of an observation (rich markup allowed) for the terminal."""
+
+    def heuristic_policy(self) -> HeuristicPolicy | None:
+        """The game's own rule-of-thumb player, if it has one."""
+        return None
 
     def card_set_info(self) -> JSON | None:
         """The card set in use: {"id", "hash", "path"}; None for games without cards."""
@@ -218,7 +230,7 @@ class State(ABC):
 
     def __init__(self, game: Game, seed: int | None) -> None:
         self.game = game
-        self.seed = seed
+        self.seed = fresh_seed() if seed is None else seed
         self._history: list[tuple[int, Action]] = []
         self._events: list[Event] = []
 

@@ -14,6 +14,7 @@ from bestiary.core.registry import register_game
 from bestiary.games.critters import rules, view
 from bestiary.games.critters.actions import Choose, Draw, FirstPlayer, Flip
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS, STARTER_DECK, CritterCard, load_ecoregion
+from bestiary.games.critters.heuristic import CritterHeuristic
 from bestiary.games.critters.state import CritterState
 
 DECK_SIZE = 48
@@ -80,6 +81,7 @@ class CritterCapture(Game):
         self.flip_actions = tuple(Flip(i, card_id) for i, card_id in enumerate(self.instance_ids))
         self.first_player_actions = tuple(
             FirstPlayer(len(self.cards) + p, p) for p in range(options.players))
+        self._heuristic: CritterHeuristic | None = None
         super().__init__(options)
 
     def player_action_table(self) -> tuple[Draw | Choose, ...]:
@@ -110,3 +112,9 @@ class CritterCapture(Game):
 
     def render(self, observation: JSON) -> str:
         return view.render(observation)
+
+    def heuristic_policy(self) -> CritterHeuristic:
+        if self._heuristic is None:
+            faces = {card_id: view.card_view(self, i) for i, card_id in enumerate(self.instance_ids)}
+            self._heuristic = CritterHeuristic(faces)
+        return self._heuristic

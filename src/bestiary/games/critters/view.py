@@ -50,7 +50,7 @@ def render(observation: JSON) -> str:
         names = ", ".join(c["name"] for c in corral) or "-"
         totals = (f"commonness {sum(c['commonness'] for c in corral)}, "
                   f"size {sum(c['size'] for c in corral)}")
-        lines.append(f"  P{p + 1}{you}: {len(corral)} card(s) [{totals}]: {names}")
+        lines.append(f"  P{p + 1}{you}: {len(corral)} card(s) ({totals}): {names}")
     if o["scores"] is not None:
         lines.append(f"Final scores by {o['final_attribute']}: "
                      + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(o["scores"])))

@@ -1,0 +1,1 @@
+"""The `bestiary` command line."""

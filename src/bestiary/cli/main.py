@@ -1,0 +1,173 @@
+"""`bestiary`: list games, read their rules, play, replay records and run scenarios."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+import bestiary
+from bestiary.agents import agent_names
+from bestiary.cli.docs import doc_path
+from bestiary.cli.play import HUMAN, Quit, TerminalTable
+from bestiary.core.chance import fresh_seed
+from bestiary.core.errors import BestiaryError
+from bestiary.core.record import load_record, record_of, replay, save_record
+from bestiary.core.registry import game_class
+from bestiary.core.scenario import run_scenario
+
+app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop games.", no_args_is_help=True,
+                  pretty_exceptions_enable=False, add_completion=False)
+console = Console(highlight=False)
+
+
+def fail(message: str) -> typer.Exit:
+    console.print(f"[red]error:[/red] {message}")
+    return typer.Exit(2)
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """`--option key=value` pairs; values read as JSON where they parse (numbers, true, null)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise fail(f"--option wants key=value, got '{pair}'")
+        try:
+            options[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key.strip()] = value
+    return options
+
+
+@app.command()
+def games() -> None:
+    """List the games with their player counts and options."""
+    table = Table(title="Bestiary games")
+    for column in ("name", "title", "players", "options"):
+        table.add_column(column)
+    for name in bestiary.list_games():
+        cls = game_class(name)
+        options = []
+        for field, spec in cls.Options.model_fields.items():
+            if field == "players":
+                continue
+            options.append(f"{field}={spec.default!r}: {spec.description or ''}")
+        counts = ", ".join(str(n) for n in cls.info.player_counts)
+        table.add_row(name, cls.info.title, counts, "\n".join(options))
+    console.print(table)
+
+
+@app.command()
+def rules(game: Annotated[str, typer.Argument(help="game name, e.g. critter-capture")]) -> None:
+    """Print a game's rules: every rule of the rule book with its id and Bestiary's reading."""
+    try:
+        info = game_class(game).info
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+    path = doc_path(f"rules/{info.rules_doc}")
+    if path is None:
+        raise fail(f"the rules document {info.rules_doc} is not installed")
+    console.print(Markdown(path.read_text(encoding="utf-8")))
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="game name, e.g. critter-capture")],
+    players: Annotated[int | None, typer.Option("--players", "-n", help="number of players")] = None,
+    seat: Annotated[list[str] | None, typer.Option(
+        "--seat", "-s", help=f"who sits in each seat, in order: {HUMAN} or an agent "
+        f"({', '.join(agent_names())}); missing seats are random")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value")] = None,
+    cards: Annotated[Path | None, typer.Option(help="your own card file")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed for shuffles and dice")] = None,
+    record: Annotated[Path | None, typer.Option(help="save the game record to this file")] = None,
+) -> None:
+    """Play in the terminal: hotseat for several humans, or against the computer."""
+    seats = [s.strip().lower() for s in (seat or [HUMAN])]
+    options = parse_options(option or [])
+    if players is not None:
+        options["players"] = players
+    elif "players" not in options:
+        options["players"] = max(len(seats), min(game_class_or_fail(game).info.player_counts))
+    if cards is not None:
+        options["cards"] = str(cards)
+    try:
+        loaded = bestiary.load_game(game, **options)
+        if len(seats) > loaded.num_players:
+            raise fail(f"{len(seats)} seats given for {loaded.num_players} players")
+        seats += ["random"] * (loaded.num_players - len(seats))
+        table = TerminalTable(loaded, seats, fresh_seed() if seed is None else seed, console)
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+    console.print(f"[bold]{loaded.info.title}[/bold] - seed {table.state.seed}; seats: "
+                  + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(seats)))
+    try:
+        state = table.play()
+    except (Quit, EOFError, KeyboardInterrupt):
+        console.print("\nGame left unfinished.")
+        state = table.state
+    if record is not None:
+        save_record(record_of(state, seats), record)
+        console.print(f"Record saved to {record}.")
+
+
+def game_class_or_fail(game: str) -> type[bestiary.Game]:
+    try:
+        return game_class(game)
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+
+
+@app.command(name="replay")
+def replay_command(
+    record_file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    cards: Annotated[Path | None, typer.Option(help="the card file the game was played with")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="only check, do not print the log")] = False,
+) -> None:
+    """Replay a game record to the identical state, printing what happened."""
+    try:
+        rec = load_record(record_file)
+        state = replay(rec, cards=str(cards) if cards else None)
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+    if not quiet:
+        for event in state.events(None):
+            console.print(f"  · {event.text}")
+        console.print(state.game.render(state.observation(None)))
+    status = "finished" if state.is_terminal() else "unfinished"
+    console.print(f"Replayed {len(rec.actions)} actions of a {status} {rec.game} game: the state matches "
+                  "the record." + (f" Returns: {state.returns()}" if state.is_terminal() else ""))
+
+
+@app.command()
+def scenario(files: Annotated[list[Path], typer.Argument(help="scenario files or folders")]) -> None:
+    """Run scenario files (TOML or JSON) and report pass or fail for each; exit 1 on any failure."""
+    paths: list[Path] = []
+    for item in files:
+        if item.is_dir():
+            paths += sorted(p for p in item.rglob("*") if p.suffix in (".toml", ".json"))
+        else:
+            paths.append(item)
+    if not paths:
+        raise fail("no scenario files found")
+    failed = 0
+    for path in paths:
+        result = run_scenario(path)
+        if result.passed:
+            console.print(f"[green]pass[/green] {path}  {result.name}")
+        else:
+            failed += 1
+            console.print(f"[red]FAIL[/red] {path}  {result.name}\n     {result.message}")
+    console.print(f"{len(paths) - failed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,106 @@
+"""Terminal play: humans at the keyboard (hotseat) and computer players, on any registered game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.panel import Panel
+
+from bestiary.agents import Agent, SeatView, make_agent
+from bestiary.core.api import Action, Game, State
+from bestiary.core.chance import sample_chance
+from bestiary.core.errors import ActionParseError
+
+HUMAN = "human"
+
+
+class Quit(Exception):
+    """The player asked to leave the game."""
+
+
+class TerminalTable:
+    """Runs one game in the terminal. `ask` reads a line (injectable for tests)."""
+
+    def __init__(self, game: Game, seats: list[str], seed: int, console: Console,
+                 ask: Callable[[str], str] | None = None) -> None:
+        self.game = game
+        self.seats = seats
+        self.agents: dict[int, Agent] = {p: make_agent(s) for p, s in enumerate(seats) if s != HUMAN}
+        self.console = console
+        self.ask = ask or (lambda prompt: console.input(prompt))
+        self.rng = random.Random(seed)
+        self.state: State = game.new_initial_state(seed=seed)
+        self.shown_events = 0
+        self.last_human: int | None = None
+        self.hidden = game.info.information == "imperfect"
+        self.humans = [p for p, s in enumerate(seats) if s == HUMAN]
+
+    def play(self) -> State:
+        state = self.state
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, self.rng))
+                continue
+            for player in state.players_to_act():
+                if state.is_terminal() or player not in state.players_to_act():
+                    break
+                action = self.human_turn(player) if player in self.humans else self.bot_turn(player)
+                state.apply_action(action, player=player)
+        self.show_events(None)
+        self.console.print(Panel(self.game.render(state.observation(None)), title="Game over"))
+        result = state.result()
+        self.console.print("Returns: " + ", ".join(f"P{p + 1} {r:g}" for p, r in enumerate(result["returns"])))
+        return state
+
+    def bot_turn(self, player: int) -> Action:
+        view = SeatView(self.state, player)
+        return self.agents[player].act(view, self.rng)
+
+    def show_events(self, viewer: int | None) -> None:
+        events = self.state.events(viewer)
+        for event in events[self.shown_events:]:
+            self.console.print(f"  [dim]·[/dim] {event.text}")
+        self.shown_events = len(events)
+
+    def human_turn(self, player: int) -> Action:
+        if self.hidden and len(self.humans) > 1 and self.last_human not in (None, player):
+            self.console.clear()
+            self.ask(f"Hand over to P{player + 1} and press Enter when only P{player + 1} can see the screen. ")
+            self.shown_events = 0  # the new viewer sees the log as they may see it
+        self.last_human = player
+        self.show_events(player if self.hidden else None)
+        observation = self.state.observation(player)
+        self.console.print(Panel(self.game.render(observation), title=f"P{player + 1} to act"))
+        legal = self.state.legal_actions(player)
+        while True:
+            for number, action in enumerate(legal, start=1):
+                self.console.print(f"  [cyan]{number}[/cyan]  {action}")
+            answer = self.ask(f"P{player + 1}> ").strip()
+            if answer.lower() in ("q", "quit", "exit"):
+                raise Quit
+            if answer.lower() in ("?", "h", "help"):
+                self.console.print("Type the number or the text of an action; 'quit' leaves the game.")
+                continue
+            chosen = self.read_action(answer, legal)
+            if chosen is not None:
+                return chosen
+
+    def read_action(self, answer: str, legal: list[Action]) -> Action | None:
+        if answer.isdigit():
+            number = int(answer)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            self.console.print(f"[red]No action {number}: choose 1 to {len(legal)}.[/red]")
+            return None
+        try:
+            action = self.state.parse_action(answer)
+        except ActionParseError:
+            self.console.print(f"[red]'{answer}' is not an action of this game. Choose a number or type "
+                               "one of the actions listed.[/red]")
+            return None
+        if action not in legal:
+            self.console.print(f"[red]'{action}' is not legal now.[/red]")
+            return None
+        return action
