@@ -277,6 +277,20 @@ class State(ABC):
         player = self.current_player()
         return [player] if player >= 0 else []
 
+    def decision_kind(self) -> str:
+        """How the players to act decide, for whoever runs the table:
+        "turn" (one player), "chance", "terminal", "simultaneous" (each chooses unseen by the others,
+        all must choose), "response" (a window: each listed player may respond or pass, in any order),
+        "race" (the first listed player to act wins; the table orders arrivals)."""
+        player = self.current_player()
+        if player == TERMINAL:
+            return "terminal"
+        if player == CHANCE:
+            return "chance"
+        if player == SIMULTANEOUS:
+            return "simultaneous"
+        return "response" if len(self.players_to_act()) > 1 else "turn"
+
     def _illegal_reason(self, action: Action, player: int) -> str:
         legal = ", ".join(str(a) for a in self._legal_actions(player)) or "none"
         return f"not legal now (legal: {legal})"
