@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bestiary
-from bestiary.core.conformance import check_state, checked_playout, play_randomly, random_step
 from bestiary.core.api import CHANCE
+from bestiary.core.conformance import check_state, checked_playout, play_randomly, random_step
 from tests.conftest import game_configurations
 
 CONFIGURATIONS = game_configurations()

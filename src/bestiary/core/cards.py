@@ -130,10 +130,10 @@ def load_card_set(path: str | Path, model: type[C],
             cards.append(model(**raw))
         except ValidationError as error:
             problem = error.errors()[0]
-            field = ".".join(str(p) for p in problem["loc"]) or None
+            path_in_card = ".".join(str(p) for p in problem["loc"]) or None
             message = "unknown field" if problem["type"] == "extra_forbidden" else problem["msg"]
-            raise CardFileError(shown, message, card=label, field=field,
-                                line=locate(text, index, field)) from None
+            raise CardFileError(shown, message, card=label, field=path_in_card,
+                                line=locate(text, index, path_in_card)) from None
 
     seen: dict[str, int] = {}
     for index, card in enumerate(cards):

@@ -90,7 +90,6 @@ def replay(record: GameRecord, *, cards: str | None = None, upto: int | None = N
             state.apply_action(text, player=None if player == CHANCE else player)
         except BestiaryError as error:
             raise RecordError(f"step {number} ({text!r} by {player}): {error}") from None
-    if upto is None and record.result is not None and state.is_terminal():
-        if state.result() != record.result:
-            raise RecordError(f"the replay ends with {state.result()}, the record says {record.result}")
+    if upto is None and record.result is not None and state.is_terminal() and state.result() != record.result:
+        raise RecordError(f"the replay ends with {state.result()}, the record says {record.result}")
     return state

@@ -127,7 +127,8 @@ def run_scenario(path: str | Path) -> ScenarioResult:
         state = starting_state(game, data, path.parent)
         forced = deque(str(outcome) for outcome in data.get("chance", []))
         _resolve_forced_chance(state, forced)
-        for step_number, step in enumerate(data.get("steps", []), start=1):
+        for number, step in enumerate(data.get("steps", []), start=1):
+            step_number = number
             _run_step(state, step, forced)
     except ScenarioFailure as failure:
         return ScenarioResult(str(path), name, False, str(failure), step_number)
@@ -175,9 +176,8 @@ def _run_step(state: State, step: dict[str, Any], forced: deque[str]) -> None:
         legal = [str(a) for a in state.legal_actions(player)]
         if sorted(legal) != sorted(str(a) for a in step["legal"]):
             raise ScenarioFailure(f"legal actions: expected {sorted(step['legal'])}, got {sorted(legal)}")
-    if "to_act" in step:
-        if state.players_to_act() != list(step["to_act"]):
-            raise ScenarioFailure(f"players to act: expected {step['to_act']}, got {state.players_to_act()}")
+    if "to_act" in step and state.players_to_act() != list(step["to_act"]):
+        raise ScenarioFailure(f"players to act: expected {step['to_act']}, got {state.players_to_act()}")
     if "terminal" in step and state.is_terminal() != bool(step["terminal"]):
         raise ScenarioFailure(f"terminal: expected {step['terminal']}, got {state.is_terminal()}")
     if "returns" in step:

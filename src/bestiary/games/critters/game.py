@@ -63,7 +63,7 @@ class CritterCapture(Game):
     Options = CritterOptions
     options: CritterOptions
 
-    def __init__(self, options: CritterOptions) -> None:  # type: ignore[override]
+    def __init__(self, options: CritterOptions) -> None:
         self.card_set: CardSet[CritterCard] = load_ecoregion(options.cards or STARTER_DECK)
         copies = options.ecoregions
         base = self.card_set.cards

@@ -53,12 +53,12 @@ class CritterHeuristic:
     def _final_margin(self, observation: JSON, player: int, action: Action) -> float:
         assert isinstance(action, Choose)
         totals = [sum(c[action.attribute] for c in corral) for corral in observation["corrals"]]
-        return totals[player] - max(t for p, t in enumerate(totals) if p != player)
+        return float(totals[player] - max(t for p, t in enumerate(totals) if p != player))
 
     def _deck_strength(self, observation: JSON, action: Action) -> float:
         assert isinstance(action, Draw)
         pool = unseen_cards(observation, self.cards, action.colour)
-        return max(sum(c[a] for c in pool) / len(pool) for a in ATTRIBUTES)
+        return float(max(sum(c[a] for c in pool) / len(pool) for a in ATTRIBUTES))
 
     def _edge_strength(self, observation: JSON, action: Action) -> float:
         assert isinstance(action, Choose)
