@@ -23,7 +23,7 @@ from bestiary.core.scenario import run_scenario
 
 app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop games.", no_args_is_help=True,
                   pretty_exceptions_enable=False, add_completion=False)
-console = Console(highlight=False)
+console = Console(highlight=False, soft_wrap=True)
 
 
 def fail(message: str) -> typer.Exit:

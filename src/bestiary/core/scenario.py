@@ -19,6 +19,7 @@ from bestiary.core.registry import load_game
 
 STEP_KEYS = {"act", "player", "expect", "observe", "legal", "illegal", "error", "returns", "terminal",
              "event", "to_act", "note"}
+NONE = "<none>"  # TOML has no null: this string expects a null (None) value
 TOP_KEYS = {"name", "rules", "game", "options", "seed", "state", "state_file", "edits", "chance", "steps",
             "description"}
 
@@ -68,8 +69,12 @@ def deep_merge(base: Any, edits: Any) -> Any:
     if isinstance(base, dict) and isinstance(edits, dict):
         out = dict(base)
         for key, value in edits.items():
-            out[key] = deep_merge(base.get(key), value) if key in base else value
+            out[key] = deep_merge(base.get(key), value) if key in base else deep_merge(None, value)
         return out
+    if edits == NONE:
+        return None
+    if isinstance(edits, list):
+        return [deep_merge(None, item) for item in edits]
     return edits
 
 
@@ -93,6 +98,8 @@ def mismatch(expected: Any, actual: Any, where: str) -> str | None:
             if found:
                 return found
         return None
+    if expected == NONE:
+        return None if actual is None else f"{where}: expected nothing (null), got {actual!r}"
     if isinstance(expected, float) or isinstance(actual, float):
         ok = isinstance(actual, int | float) and abs(float(expected) - float(actual)) < 1e-9
         return None if ok else f"{where}: expected {expected!r}, got {actual!r}"
