@@ -11,8 +11,9 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
@@ -42,17 +43,20 @@ class Action:
     index: int
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+NO_DATA: Mapping[str, Any] = MappingProxyType({})
+
+
+class Event(NamedTuple):
     """Something that happened, in plain words, for logs, the terminal, the browser and replays.
 
     `audience` is None when every player (and spectators) may know it, else the seats that may.
+    `data` holds the ids involved (cards, players) for listeners such as the analysis tools.
     """
 
     kind: str
     text: str
     audience: tuple[int, ...] | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = NO_DATA
 
     def visible_to(self, player: int | None) -> bool:
         return self.audience is None or (player is not None and player in self.audience)
@@ -271,6 +275,10 @@ class State(ABC):
     def determinize(self, player: int, rng: random.Random) -> State:
         """A full state consistent with `player`'s observation, hidden parts sampled with `rng`."""
 
+    def _is_possible_outcome(self, outcome: Action) -> bool:
+        """Whether a chance outcome may happen now; games may answer faster than listing them all."""
+        return any(outcome == possible for possible, _ in self.chance_outcomes())
+
     def players_to_act(self) -> list[int]:
         """Every seat that may act now: one on an ordinary turn, several at a simultaneous choice,
         a response window or a race."""
@@ -343,7 +351,7 @@ class State(ABC):
         if chance:
             if player not in (None, CHANCE):
                 raise IllegalActionError(action, player, "a chance outcome is due; no player may act")
-            if all(resolved != outcome for outcome, _ in self.chance_outcomes()):
+            if not self._is_possible_outcome(resolved):
                 raise IllegalActionError(action, None, "not a possible chance outcome now")
             actor = CHANCE
         else:
@@ -396,7 +404,7 @@ class State(ABC):
         return list(self._events)
 
     def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, **data: Any) -> None:
-        self._events.append(Event(kind, text, audience, data))
+        self._events.append(Event(kind, text, audience, data or NO_DATA))
 
     def clone(self) -> Self:
         other = object.__new__(type(self))

@@ -85,6 +85,11 @@ class CritterState(State):
             return [(flips[card], p) for card in deck]
         return []
 
+    def _is_possible_outcome(self, outcome: Action) -> bool:
+        if isinstance(outcome, Flip):
+            return self.pending is not None and self.game.index_of[outcome.card] in self.decks[self.pending]
+        return isinstance(outcome, FirstPlayer) and self.phase == rules.FIRST_PLAYER
+
     def _apply(self, action: Action, player: int) -> None:
         phase = self.phase
         if isinstance(action, Flip):
