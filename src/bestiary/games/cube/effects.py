@@ -135,8 +135,9 @@ def heal(state: CubeState, context: Context, amount: int, target: str) -> None:
         creatures = [context.target]
     for creature in creatures:
         healed = rules.heal(state, creature, amount)
-        state._log("effect", f"{rules.name(state, creature)} heals {healed} (health "
-                   f"{rules.current_health(state, creature)}).", card=state.game.ids[creature])
+        if healed:
+            state._log("effect", f"{rules.name(state, creature)} heals {healed} (health "
+                       f"{rules.current_health(state, creature)}).", card=state.game.ids[creature])
 
 
 @EFFECTS.register("draw", count=int)

@@ -257,10 +257,8 @@ def resolve_effect(state: CubeState) -> None:
     state.pending, state.pending_kind, state.pending_target = NO_CARD, "", NO_CARD
     if state.cancelled:
         state.cancelled = False
-    elif target == NO_CARD or rules.owner_of(state, target) != NO_CARD:
-        effects.run(state, effect, Context(player, source, target))
     else:
-        state._log("effect", "The target has left the battlefield; the effect does nothing.")
+        effects.run(state, effect, Context(player, source, target))
     if state.phase != OVER:
         state.phase = MAIN
 
@@ -285,15 +283,15 @@ def roll_attack(state: CubeState, face: str) -> None:
     points = rules.attack_points(state, attacker) + state.boost
     damage = max(0, rules.adjusted_attack(points, face) - state.reduce)
     state.last_roll = face
-    owner = rules.owner_of(state, defender)
-    text = f"{seat(player)} rolls {face}: "
-    text += "the attack misses." if face == "miss" else f"{damage} damage to {name(state, defender)}."
+    if face == "miss":
+        text = f"{seat(player)} rolls miss: the attack misses."
+    else:
+        left = rules.current_health(state, defender) - damage
+        text = f"{seat(player)} rolls {face}: {damage} damage to {name(state, defender)}"
+        text += f" ({left} health left)." if left > 0 else "."
     state._log("roll", text, player=player, face=face, damage=damage)
     if damage:
-        defeated = rules.deal_damage(state, defender, damage, player)
-        if not defeated:
-            state._log("health", f"{seat(owner)}'s {name(state, defender)} has "
-                       f"{rules.current_health(state, defender)} health left.", card=state.game.ids[defender])
+        rules.deal_damage(state, defender, damage, player)
     end_attack(state)
 
 

@@ -207,8 +207,9 @@ class CubeState(State):
             "victory": [[{"id": ids[c], "name": game.cards[c].name} for c in pile] for pile in self.victory],
             "used_this_turn": [part for bit, part in enumerate(PARTS) if self.done & (1 << bit)],
             "boost": self.boost, "attack_any": self.attack_any,
-            "attack": {"attacker": ids[self.attacker], "defender": ids[self.defender], "prevented": self.prevented,
-                       "reduce": self.reduce} if in_attack else None,
+            "attack": {"attacker": ids[self.attacker], "attacker_name": game.cards[self.attacker].name,
+                       "defender": ids[self.defender], "defender_name": game.cards[self.defender].name,
+                       "prevented": self.prevented, "reduce": self.reduce} if in_attack else None,
             "pending": None if self.pending == NO_CARD else {
                 "kind": self.pending_kind, "card": ids[self.pending], "name": source.name,
                 "text": source.power if self.pending_kind == "power" else source.text,

@@ -92,7 +92,8 @@ def render(observation: JSON) -> str:
         attack = o["attack"]
         note = " (stopped)" if attack["prevented"] else ""
         note += f" (-{attack['reduce']} damage)" if attack["reduce"] else ""
-        lines.append(f"Attack under way: {attack['attacker']} attacks {attack['defender']}{note}")
+        lines.append(f"Attack under way: {escape(attack['attacker_name'])} attacks "
+                     f"{escape(attack['defender_name'])}{note}")
     if o["pending"]:
         pending = o["pending"]
         target = f" on {pending['target']}" if pending["target"] else ""
