@@ -107,7 +107,7 @@ class CubeState(State):
         card = game.index_of.get(getattr(action, "card", ""), NO_CARD)
         if phase == flow.MAIN and card != NO_CARD and card not in self.hands[player]:
             return f"{game.ids[card]} is not in your hand"
-        if phase == flow.MAIN and flow.must_play_creature(self, player) and not isinstance(action, Play):
+        if phase == flow.MAIN and flow.must_play_creature(self, player):
             return "your battlefield is empty: play a creature first"
         if isinstance(action, Play) and phase == flow.MAIN and game.ctype[card] == CREATURE:
             if self.done & flow.DID_CREATURE:
