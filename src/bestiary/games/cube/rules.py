@@ -70,7 +70,7 @@ def reshuffle_discard(state: CubeState) -> None:
     state.deck = state.shuffles.shuffled(state.discard)
     state.discard = []
     state._log("reshuffle", f"The deck is empty: the discard pile is shuffled into a new deck of "
-               f"{len(state.deck)} cards.")
+               f"{len(state.deck)} card(s).")
 
 
 def draw_card(state: CubeState, player: int) -> int:
