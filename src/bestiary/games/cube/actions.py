@@ -78,7 +78,7 @@ class EndTurn(Action):
 
 @dataclass(frozen=True, slots=True)
 class Target(Action):
-    """Choose the creature an action card or power acts on (CUBE-60)."""
+    """Choose the creature an action card or power acts on (CUBE-59)."""
 
     index: int
     player: int

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -16,10 +15,7 @@ from bestiary.games.cube.effects import EFFECTS, check_effect
 
 CARD_TYPES = ("creature", "upgrade", "action", "reaction")
 UPGRADE_KINDS = ("weapon", "armor")
-TRIGGERS = ("attack", "action", "power")  # what a reaction answers (CUBE-51)
 STARTER_DECK = Path(__file__).parent / "cards" / "starter.toml"
-DECK_SIZE = 60  # CUBE-3
-FOILS = 2  # CUBE-3
 MIN_CREATURES = 12  # enough for five players to open with two creatures each, with spares
 
 
@@ -64,12 +60,12 @@ REACTION_TARGETS = {"attacker", "defender"}
 
 
 def check_card(card: CubeCard, fail: Callable[..., CardFileError]) -> None:
-    for field in NEEDS[card.type]:
-        if getattr(card, field) is None:
-            raise fail(f"a {card.type} card needs '{field}'", card=card.id, field=field)
     for field in FORBIDS[card.type]:
         if getattr(card, field) is not None:
             raise fail(f"a {card.type} card has no '{field}'", card=card.id, field=field)
+    for field in NEEDS[card.type]:
+        if getattr(card, field) is None:
+            raise fail(f"a {card.type} card needs '{field}'", card=card.id, field=field)
     if card.type != "creature" and card.power:
         raise fail(f"a {card.type} card has no creature power", card=card.id, field="power")
     if card.power_effect is not None and not card.power:
@@ -105,10 +101,6 @@ def check_deck(cards: Sequence[CubeCard], fail: Callable[..., CardFileError]) ->
         last = next((c.id for c in reversed(cards)), None)
         raise fail(f"a deck needs at least {MIN_CREATURES} creature cards, this file has {creatures}",
                    card=last, field="type")
-    counts = Counter(c.foil for c in cards)
-    if counts[True] > len(cards) // 2:
-        foil = next(c.id for c in reversed(cards) if c.foil)
-        raise fail("at most half the deck can be rare foils", card=foil, field="foil")
 
 
 def load_deck(path: str | Path) -> CardSet[CubeCard]:

@@ -1,7 +1,7 @@
 """Cube Creatures' card effects as data: each keyword a small function, each target a rule for choosing.
 
 A card file writes `effect = { keyword = "deal-damage", amount = 3, target = "enemy-any" }`; the keyword
-and its parameters are checked on load (CUBE-60). Targets chosen by the player (`enemy-guard`,
+and its parameters are checked on load (CUBE-59). Targets chosen by the player (`enemy-guard`,
 `enemy-any`, `own-any`) are asked for with a `target` action; the others need no choice.
 """
 
@@ -42,7 +42,7 @@ class Context:
 
 
 def check_effect(effect: Effect) -> None:
-    """Parameter values the registry's type check cannot see (CUBE-60); ValueError names the parameter."""
+    """Parameter values the registry's type check cannot see (CUBE-59); ValueError names the parameter."""
     params = effect.params
     for key in ("amount", "count"):
         if key in params and not 1 <= params[key] <= 20:

@@ -212,7 +212,7 @@ def use_power(state: CubeState, player: int, spot: int) -> None:
 
 
 def begin_effect(state: CubeState, player: int, source: int, kind: str) -> None:
-    # CUBE-60: choose the target first (when there is a choice), then others may answer (CUBE-51).
+    # CUBE-59: choose the target first (when there is a choice), then others may answer (CUBE-51).
     state.pending = source
     state.pending_kind = kind
     state.pending_target = NO_CARD
@@ -318,12 +318,13 @@ def reaction_applies(state: CubeState, card: int, trigger: str) -> bool:
     effect = game.effect[card]
     assert effect is not None
     keyword, target = effect.keyword, effect.params.get("target")
-    if keyword == "prevent-attack":
-        return not state.prevented
     if keyword == "cancel-effect":
         return not state.cancelled
-    if target == "attacker":
-        return rules.owner_of(state, state.attacker) != NO_CARD
+    in_play = (rules.owner_of(state, state.attacker), rules.owner_of(state, state.defender))
+    if trigger == "attack" and NO_CARD in in_play:
+        return False  # the attack is off: a creature in it has been defeated
+    if keyword in ("prevent-attack", "reduce-damage"):
+        return not state.prevented
     if target == "defender":
         return state.damage[state.defender] > 0
     return True

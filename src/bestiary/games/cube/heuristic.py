@@ -165,8 +165,9 @@ class CubeHeuristic:
         pass_action = next(a for a in legal if not isinstance(a, React))
         mine = {c["id"]: c for c in observation["battlefields"][player]}
         attack = observation["attack"]
-        if observation["window"] == "attack" and attack:
-            attacker = next(c for f in observation["battlefields"] for c in f if c["id"] == attack["attacker"])
+        in_play = {c["id"]: c for field in observation["battlefields"] for c in field}
+        if observation["window"] == "attack" and attack and attack["attacker"] in in_play:
+            attacker = in_play[attack["attacker"]]
             defender = mine.get(attack["defender"])
             points = attacker["attack_now"] + observation["boost"]
             for action in reacts:

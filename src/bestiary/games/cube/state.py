@@ -188,7 +188,7 @@ class CubeState(State):
 
     # -- views -------------------------------------------------------------------------------
     def observation(self, player: int | None) -> JSON:
-        # CUBE-61: own hand, others' hand sizes, everything on the table.
+        # CUBE-60: own hand, others' hand sizes, everything on the table.
         game = self.game
         ids = game.ids
         phase = self.phase
@@ -222,7 +222,7 @@ class CubeState(State):
         }
 
     def determinize(self, player: int, rng: random.Random) -> CubeState:
-        # CUBE-61: the other hands and the deck are one pool of cards `player` cannot see; deal it afresh,
+        # CUBE-60: the other hands and the deck are one pool of cards `player` cannot see; deal it afresh,
         # keeping hand sizes, so that everyone asked in an open window still holds a reaction that answers it.
         sampled = self.clone()
         others = [p for p in range(self.game.num_players) if p != player]
