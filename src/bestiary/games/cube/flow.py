@@ -88,8 +88,7 @@ def start_turn(state: CubeState, player: int) -> None:
     state.done = 0
     state.boost = 0
     state.attack_any = False
-    state._log("turn", f"Turn {state.turn}: {seat(player)}.", player=player, turn=state.turn)
-    rules.draw_card(state, player)  # CUBE-21
+    rules.draw_card(state, player, f"Turn {state.turn}: ")  # CUBE-21
     if (not state.fields[player] and not rules.creatures_in_hand(state, player)
             and not rules.refill_empty_battlefield(state, player)):
         knock_out(state, player)

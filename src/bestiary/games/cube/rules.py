@@ -73,16 +73,18 @@ def reshuffle_discard(state: CubeState) -> None:
                f"{len(state.deck)} card(s).")
 
 
-def draw_card(state: CubeState, player: int) -> int:
-    # CUBE-21: take one card from the shared deck (CUBE-52 when it is empty).
+def draw_card(state: CubeState, player: int, heading: str = "") -> int:
+    """CUBE-21: take one card from the shared deck (CUBE-52 when it is empty); `heading` opens the
+    public line (the turn's number, for the turn's own draw)."""
     if not state.deck:
         reshuffle_discard(state)
         if not state.deck:
-            state._log("draw", f"{seat(player)} cannot draw: the deck and the discard pile are empty.")
+            state._log("draw", f"{heading}{seat(player)} cannot draw: the deck and the discard pile are empty.",
+                       player=player)
             return NO_CARD
     card = state.deck.pop()
     state.hands[player].append(card)
-    state._log("draw", f"{seat(player)} draws a card.", player=player)
+    state._log("draw", f"{heading}{seat(player)} draws a card.", player=player)
     state._log("draw-private", f"{seat(player)} drew {name(state, card)}.", (player,), card=state.game.ids[card])
     return card
 
