@@ -64,3 +64,20 @@ def test_determinize_keeps_sizes_and_an_answer_for_everyone_asked() -> None:
         assert "brace" in [sample.game.ids[c] for c in sample.hands[1]]
         hands_seen.add(tuple(sorted(sample.hands[1])))
     assert len(hands_seen) > 3  # the rest of the hand really is resampled
+
+
+def test_determinize_finds_an_answer_even_when_one_card_in_many_fits() -> None:
+    # CUBE-51, CUBE-60: P2's one card must be the one attack reaction among 40 unseen cards.
+    deck = ["pixel-owl", "cube-ant", "patch-up", "rally-cry", "group-hug", "double-draw", "lure", "rewind",
+            "zap-bolt", "cube-quake", "rust-storm", "sneak-attack", "foam-hammer", "spiked-die", "laser-corner",
+            "pixel-sword", "cardboard-axe", "bubble-wrap", "pillow-fort", "tin-helmet", "cork-shield", "brick-vest",
+            "not-so-fast", "power-outage", "dust-bunny", "gravel-goat", "box-jelly", "moss-cube", "hex-hound",
+            "jelly-block", "cinder-cube", "quartz-yak", "loaf-lizard", "sponge-snail", "static-squid", "tumble-cat",
+            "mossy-ram", "lantern-newt", "ribbon-eel"]
+    state = position(hands=[["dodge-roll"], ["brace"]], deck=deck, battlefields=[["thunder-cube"], ["anvil-tortoise"]])
+    state.apply_action("attack P2 guard with guard")
+    for seed in range(40):
+        sample = state.determinize(0, random.Random(seed))
+        assert [sample.game.ids[c] for c in sample.hands[1]] == ["brace"]
+        assert sample.hands[0] == state.hands[0]
+        assert sample.observation(0) == state.observation(0)

@@ -146,18 +146,7 @@ class CubeHeuristic:
 
     def _pending_effect(self, observation: JSON, player: int) -> JSON | None:
         pending = observation["pending"]
-        if pending is None:
-            return None
-        if pending["kind"] == "power":
-            for field in observation["battlefields"]:
-                for creature in field:
-                    if creature["id"] == pending["card"]:
-                        return creature["power_effect"]  # type: ignore[no-any-return]
-            return None
-        for card in observation["discard"]:
-            if card["id"] == pending["card"]:
-                return card["effect"]  # type: ignore[no-any-return]
-        return None
+        return None if pending is None else pending["effect"]
 
     def _respond(self, observation: JSON, legal: Sequence[Action], player: int) -> Action:
         hand = {c["id"]: c for c in observation["hand"]}

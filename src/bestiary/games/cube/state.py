@@ -193,7 +193,6 @@ class CubeState(State):
         ids = game.ids
         phase = self.phase
         in_attack = self.attacker != NO_CARD
-        source = game.cards[self.pending]
         return {
             "game": game.info.name, "viewer": player, "players": game.num_players, "phase": phase,
             "to_act": self.players_to_act(), "decision": self.decision_kind(),
@@ -210,16 +209,23 @@ class CubeState(State):
             "attack": {"attacker": ids[self.attacker], "attacker_name": game.cards[self.attacker].name,
                        "defender": ids[self.defender], "defender_name": game.cards[self.defender].name,
                        "prevented": self.prevented, "reduce": self.reduce} if in_attack else None,
-            "pending": None if self.pending == NO_CARD else {
-                "kind": self.pending_kind, "card": ids[self.pending], "name": source.name,
-                "text": source.power if self.pending_kind == "power" else source.text,
-                "target": None if self.pending_target == NO_CARD else ids[self.pending_target],
-                "cancelled": self.cancelled},
+            "pending": None if self.pending == NO_CARD else self._pending_view(),
             "window": self.window or None,
             "last_roll": self.last_roll,
             "winners": None if self.winners is None else list(self.winners),
             "returns": self.returns() if phase == rules.OVER else None,
         }
+
+    def _pending_view(self) -> JSON:
+        """The action card or power under way, with its effect as data (CUBE-59)."""
+        game = self.game
+        source = game.cards[self.pending]
+        power = self.pending_kind == "power"
+        effect = game.power[self.pending] if power else game.effect[self.pending]
+        return {"kind": self.pending_kind, "card": game.ids[self.pending], "name": source.name,
+                "text": source.power if power else source.text, "effect": effect.to_dict() if effect else None,
+                "target": None if self.pending_target == NO_CARD else game.ids[self.pending_target],
+                "cancelled": self.cancelled}
 
     def determinize(self, player: int, rng: random.Random) -> CubeState:
         # CUBE-60: the other hands and the deck are one pool of cards `player` cannot see; deal it afresh,
@@ -239,25 +245,10 @@ class CubeState(State):
             if all(flow.holds_reaction(sampled, p, sampled.window) for p in askers):
                 break
         else:
-            self._give_reactions(sampled, askers, rng)
+            give_reactions(sampled, player, askers, rng)
         # Future reshuffles must not be foreseeable from the real game's seed.
         sampled.shuffles = ShuffleSource(rng.getrandbits(62))
         return sampled
-
-    def _give_reactions(self, sampled: CubeState, askers: list[int], rng: random.Random) -> None:
-        """Swap a fitting reaction into each asked hand that lacks one (from the deck or an unasked hand)."""
-        for p in askers:
-            if flow.holds_reaction(sampled, p, sampled.window):
-                continue
-            places = [sampled.deck] + [sampled.hands[q] for q in range(self.game.num_players)
-                                       if q not in askers and q != p and q != self.current_player()]
-            for place in places:
-                fits = [i for i, c in enumerate(place) if self.game.ctype[c] == REACTION
-                        and flow.reaction_applies(sampled, c, sampled.window)]
-                if fits:
-                    i, j = rng.choice(fits), rng.randrange(len(sampled.hands[p]))
-                    place[i], sampled.hands[p][j] = sampled.hands[p][j], place[i]
-                    break
 
     # -- copying and (de)serialising ----------------------------------------------------------
     def _copy_into(self, other: CubeState) -> None:
@@ -327,6 +318,24 @@ class CubeState(State):
     @classmethod
     def from_dict(cls, game: CubeCreatures, raw: JSON, seed: int | None) -> CubeState:
         return _StateReader(game, raw, seed).read()
+
+
+def give_reactions(sampled: CubeState, viewer: int, askers: list[int], rng: random.Random) -> None:
+    """Swap a fitting reaction into each asked hand that lacks one, from the deck or from a hand that is
+    neither the viewer's nor an asked one (the rare case where rejection sampling found none)."""
+    game = sampled.game
+    for player in askers:
+        if flow.holds_reaction(sampled, player, sampled.window):
+            continue
+        places = [sampled.deck] + [sampled.hands[q] for q in range(game.num_players)
+                                   if q != viewer and q not in askers]
+        for place in places:
+            fits = [i for i, c in enumerate(place)
+                    if game.ctype[c] == REACTION and flow.reaction_applies(sampled, c, sampled.window)]
+            if fits:
+                i, j = rng.choice(fits), rng.randrange(len(sampled.hands[player]))
+                place[i], sampled.hands[player][j] = sampled.hands[player][j], place[i]
+                break
 
 
 class _StateReader:
