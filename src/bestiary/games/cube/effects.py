@@ -56,10 +56,6 @@ def check_effect(effect: Effect) -> None:
                          f"not {params['kind']!r}")
 
 
-def describe(effect: Effect) -> str:
-    return " ".join([effect.keyword, *(f"{k}={v}" for k, v in effect.params.items())])
-
-
 def needs_choice(effect: Effect) -> bool:
     return effect.params.get("target") in CHOSEN_TARGETS
 

@@ -22,6 +22,12 @@ def kill_chance(points: int, health: int) -> float:
     return sum(1 for d in damage_outcomes(points) if d >= health) / 6
 
 
+def pending_effect(observation: JSON) -> JSON | None:
+    """The effect of the action card or power under way, as data."""
+    pending = observation["pending"]
+    return None if pending is None else pending["effect"]
+
+
 class CubeHeuristic:
     def __call__(self, observation: JSON, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
         phase = observation["phase"]
@@ -131,7 +137,7 @@ class CubeHeuristic:
         assert isinstance(action, Target)
         creature = observation["battlefields"][action.player][action.spot]
         pending = observation["pending"]
-        effect = self._pending_effect(observation, player)
+        effect = pending_effect(observation)
         keyword = effect["keyword"] if effect else ""
         if keyword == "deal-damage":
             dies = effect["amount"] >= creature["health_left"] if effect else False
@@ -143,10 +149,6 @@ class CubeHeuristic:
         if keyword == "swap-guard":
             return -float(creature["health_left"])
         return float(creature["attack_now"]) if pending else 0.0
-
-    def _pending_effect(self, observation: JSON, player: int) -> JSON | None:
-        pending = observation["pending"]
-        return None if pending is None else pending["effect"]
 
     def _respond(self, observation: JSON, legal: Sequence[Action], player: int) -> Action:
         hand = {c["id"]: c for c in observation["hand"]}
@@ -173,7 +175,7 @@ class CubeHeuristic:
                     return action
             return pass_action
         pending = observation["pending"]
-        effect = self._pending_effect(observation, player)
+        effect = pending_effect(observation)
         if pending and effect and (pending["target"] in mine or effect.get("target") == "all-enemy-guards"):
             harmful = effect["keyword"] in ("deal-damage", "destroy-upgrade", "swap-guard")
             if harmful and reacts:
