@@ -268,6 +268,7 @@ def declare_attack(state: CubeState, player: int, target_player: int, target_spo
     state.defender = state.fields[target_player][target_spot]
     state.prevented = False
     state.reduce = 0
+    state.last_roll = None
     state._log("attack", f"{seat(player)}'s {name(state, state.attacker)} (attack "
                f"{rules.attack_points(state, state.attacker) + state.boost}) attacks {seat(target_player)}'s "
                f"{name(state, state.defender)} (health {rules.current_health(state, state.defender)}).",

@@ -92,8 +92,11 @@ def render(observation: JSON) -> str:
         attack = o["attack"]
         note = " (stopped)" if attack["prevented"] else ""
         note += f" (-{attack['reduce']} damage)" if attack["reduce"] else ""
-        lines.append(f"Attack under way: {escape(attack['attacker_name'])} attacks "
-                     f"{escape(attack['defender_name'])}{note}")
+        points = next((c["attack_now"] for c in o["battlefields"][attack["attacker_player"]]
+                       if c["id"] == attack["attacker"]), None)
+        lines.append(f"[bold]Attack under way:[/bold] P{attack['attacker_player'] + 1}'s "
+                     f"{escape(attack['attacker_name'])}" + (f" (attack {points + o['boost']})" if points is not None else "")
+                     + f" attacks P{attack['defender_player'] + 1}'s {escape(attack['defender_name'])}{note}")
     if o["pending"]:
         pending = o["pending"]
         target = f" on {pending['target']}" if pending["target"] else ""
