@@ -94,9 +94,10 @@ def render(observation: JSON) -> str:
         note += f" (-{attack['reduce']} damage)" if attack["reduce"] else ""
         points = next((c["attack_now"] for c in o["battlefields"][attack["attacker_player"]]
                        if c["id"] == attack["attacker"]), None)
+        strength = f" (attack {points + o['boost']})" if points is not None else ""
         lines.append(f"[bold]Attack under way:[/bold] P{attack['attacker_player'] + 1}'s "
-                     f"{escape(attack['attacker_name'])}" + (f" (attack {points + o['boost']})" if points is not None else "")
-                     + f" attacks P{attack['defender_player'] + 1}'s {escape(attack['defender_name'])}{note}")
+                     f"{escape(attack['attacker_name'])}{strength} attacks P{attack['defender_player'] + 1}'s "
+                     f"{escape(attack['defender_name'])}{note}")
     if o["pending"]:
         pending = o["pending"]
         target = f" on {pending['target']}" if pending["target"] else ""
