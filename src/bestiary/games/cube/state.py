@@ -113,14 +113,15 @@ class CubeState(State):
             if self.done & flow.DID_CREATURE:
                 return "you have already played a creature this turn"
             return f"your battlefield is full ({self.limits[player]} creatures)"
-        if isinstance(action, Play) and phase == flow.MAIN and self.done & flow.DID_ACTION:
-            return "you have already played an action card this turn"
+        if isinstance(action, Play) and phase == flow.MAIN:
+            if self.done & flow.DID_ACTION:
+                return "you have already played an action card this turn"
+            return "it has nothing to act on now (CUBE-58)"
         if isinstance(action, Attach) and phase == flow.MAIN:
             if self.done & flow.DID_UPGRADE:
                 return "you have already played an upgrade this turn"
             if action.spot < len(self.fields[player]):
-                kind = "weapon" if game.kind[card] == WEAPON else "armor"
-                return f"that creature already has {'a' if kind == 'weapon' else ''} {kind}".replace("  ", " ")
+                return "that creature already has " + ("a weapon" if game.kind[card] == WEAPON else "armor")
         if isinstance(action, UsePower) and phase == flow.MAIN:
             if self.done & flow.DID_POWER:
                 return "you have already used a creature power this turn"
