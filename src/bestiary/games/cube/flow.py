@@ -277,20 +277,8 @@ def declare_attack(state: CubeState, player: int, target_player: int, target_spo
 
 
 def roll_attack(state: CubeState, face: str) -> None:
-    # CUBE-39: the die adjusts this attack; CUBE-42: the result is subtracted from the health.
-    attacker, defender, player = state.attacker, state.defender, state.current
-    points = rules.attack_points(state, attacker) + state.boost
-    damage = max(0, rules.adjusted_attack(points, face) - state.reduce)
     state.last_roll = face
-    if face == "miss":
-        text = f"{seat(player)} rolls miss: the attack misses."
-    else:
-        left = rules.current_health(state, defender) - damage
-        text = f"{seat(player)} rolls {face}: {damage} damage to {name(state, defender)}"
-        text += f" ({left} health left)." if left > 0 else "."
-    state._log("roll", text, player=player, face=face, damage=damage)
-    if damage:
-        rules.deal_damage(state, defender, damage, player)
+    rules.attack(state, state.current, state.attacker, state.defender, face)
     end_attack(state)
 
 

@@ -183,6 +183,22 @@ def adjusted_attack(points: int, face: str) -> int:
     return max(0, points + int(face))
 
 
+def attack(state: CubeState, player: int, attacker: int, defender: int, face: str) -> None:
+    """CUBE-39: the die adjusts this turn's attack points; CUBE-42: the result, less any reduction from
+    reactions, is subtracted from the defender's health."""
+    points = attack_points(state, attacker) + state.boost
+    damage = max(0, adjusted_attack(points, face) - state.reduce)
+    if face == "miss":
+        text = f"{seat(player)} rolls miss: the attack misses."
+    else:
+        left = current_health(state, defender) - damage
+        text = f"{seat(player)} rolls {face}: {damage} damage to {name(state, defender)}"
+        text += f" ({left} health left)." if left > 0 else "."
+    state._log("roll", text, player=player, face=face, damage=damage)
+    if damage:
+        deal_damage(state, defender, damage, player)
+
+
 def deal_damage(state: CubeState, creature: int, amount: int, by_player: int) -> bool:
     """CUBE-42: subtract from the creature's current health; CUBE-45: defeated at zero or less."""
     state.damage[creature] += amount
