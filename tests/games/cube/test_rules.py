@@ -155,3 +155,13 @@ def test_a_state_holding_a_card_twice_is_refused() -> None:
     raw["state"]["hands"] = [["thunder-cube"], []]
     with pytest.raises(StateFormatError, match="appears twice"):
         state.game.state_from_dict(raw)
+
+
+def test_attack_adds_boost_before_the_die_and_takes_reductions_after() -> None:
+    # CUBE-39: attack points + boosts, adjusted by the die; CUBE-42: reactions' reductions come off the result.
+    state = position(battlefields=[["thunder-cube"], ["anvil-tortoise"]], boost=2, reduce=3)
+    thunder, anvil = card(state, "thunder-cube"), card(state, "anvil-tortoise")
+    rules.attack(state, 0, thunder, anvil, "2x")
+    assert state.damage[anvil] == (5 + 2) * 2 - 3
+    rules.attack(state, 0, thunder, anvil, "miss")
+    assert state.damage[anvil] == 11
