@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 CREATURE, UPGRADE, ACTION, REACTION = 0, 1, 2, 3
 WEAPON, ARMOR = 0, 1
 NO_CARD = -1
+BATTLEFIELD_LIMIT = 3  # CUBE-23
 MAX_SPOTS = 5  # the most any card can widen a battlefield to
 DIE_FACES = ("+2", "+1", "-1", "-2", "2x", "miss")  # CUBE-40
 OVER = "over"  # the phase of a finished game

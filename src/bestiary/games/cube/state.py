@@ -54,7 +54,7 @@ class CubeState(State):
         self.weapon = [NO_CARD] * m
         self.armor = [NO_CARD] * m
         self.used = [False] * m
-        self.limits = [3] * n  # CUBE-23
+        self.limits = [rules.BATTLEFIELD_LIMIT] * n
         self.out = [False] * n  # CUBE-54
         self.done = 0  # the main-phase parts used this turn (flow.DID_*)
         self.boost = 0
