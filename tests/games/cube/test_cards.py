@@ -82,6 +82,8 @@ def test_a_users_own_deck_is_loaded_with_the_cards_option(tmp_path: Path) -> Non
     # CUBE-6: weapons and armor only
     ("", ('kind = "weapon"\nbonus = 1', 'kind = "sword"\nbonus = 1'), "foam-hammer", "kind", "Input should be"),
     ("", ('responds_to = "attack"', 'responds_to = "lunch"'), "dodge-roll", "responds_to", "Input should be"),
+    ("", ('{ keyword = "prevent-attack" }', '{ keyword = "heal", amount = 2, target = "own-any" }'), "dodge-roll",
+     "effect", "cannot ask for a target"),  # CUBE-59
     ("", ('responds_to = "attack"\ntext = "The attack is stopped', 'text = "The attack is stopped'), "dodge-roll",
      "responds_to", "needs 'responds_to'"),  # CUBE-8
 ])

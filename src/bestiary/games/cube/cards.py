@@ -11,7 +11,7 @@ from pydantic import ConfigDict, Field, field_validator
 from bestiary.core.cards import CardModel, CardSet, load_card_set
 from bestiary.core.effects import Effect
 from bestiary.core.errors import CardFileError
-from bestiary.games.cube.effects import EFFECTS, check_effect
+from bestiary.games.cube.effects import EFFECTS, check_effect, needs_choice
 
 CARD_TYPES = ("creature", "upgrade", "action", "reaction")
 UPGRADE_KINDS = ("weapon", "armor")
@@ -53,7 +53,7 @@ FORBIDS = {"creature": ("kind", "bonus", "effect", "responds_to"),
            "upgrade": ("attack", "health", "power_effect", "effect", "responds_to"),
            "action": ("attack", "health", "power_effect", "kind", "bonus", "responds_to"),
            "reaction": ("attack", "health", "power_effect", "kind", "bonus")}
-# Effects that only make sense in one place: answering an attack, answering an effect, on a creature.
+# Effects that only make sense in one place: answering an attack, or answering an action card or power.
 ATTACK_ONLY = {"prevent-attack", "reduce-damage"}
 EFFECT_ONLY = {"cancel-effect"}
 REACTION_TARGETS = {"attacker", "defender"}
@@ -86,6 +86,9 @@ def check_card(card: CubeCard, fail: Callable[..., CardFileError]) -> None:
                        card=card.id, field=field)
         if target in REACTION_TARGETS and not answering_attack:
             raise fail(f"target '{target}' exists only while answering an attack", card=card.id, field=field)
+        if card.type == "reaction" and needs_choice(effect):
+            raise fail(f"a reaction cannot ask for a target ('{target}'): it is played at once",
+                       card=card.id, field=field)
         if target == "self" and field != "power_effect":
             raise fail("target 'self' is only for creature powers", card=card.id, field=field)
         if keyword in ("boost-attack", "attack-any") and card.type == "reaction":
