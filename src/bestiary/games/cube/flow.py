@@ -1,0 +1,386 @@
+"""The order of play: setup, the turn's parts, response windows, the attack's steps and the end.
+
+Each function names the rule it follows (ids in docs/rules/cube-creatures.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bestiary.core.api import Action
+from bestiary.core.effects import Effect
+from bestiary.games.cube import effects, rules
+from bestiary.games.cube.effects import Context
+from bestiary.games.cube.rules import ACTION, CREATURE, NO_CARD, OVER, REACTION, UPGRADE, name, seat
+
+if TYPE_CHECKING:
+    from bestiary.games.cube.state import CubeState
+
+FIRST_PLAYER = "first-player"  # chance: who goes first
+PLACE = "place"  # setup: each player puts 2 creatures on their battlefield
+MAIN = "main"  # the main phase of the current player's turn, ending with the attack
+TARGET = "target"  # the current player chooses what an action card or power acts on
+RESPOND = "respond"  # a response window: the listed players play a reaction or pass
+ROLL = "roll"  # chance: the attack die
+PHASES = (FIRST_PLAYER, PLACE, MAIN, TARGET, RESPOND, ROLL, OVER)
+
+# The main-phase parts, each once per turn (CUBE-19).
+DID_CREATURE, DID_ACTION, DID_UPGRADE, DID_POWER, DID_GUARD = 1, 2, 4, 8, 16
+PLACED_AT_SETUP = 2  # CUBE-16
+
+
+# -- setup ------------------------------------------------------------------------------------
+def deal(state: CubeState) -> None:
+    """CUBE-15: shuffle and deal; CUBE-18: a hand with fewer than 2 creatures goes back and is redrawn."""
+    game = state.game
+    state.deck = state.shuffles.shuffled(game.in_play)
+    for player in range(game.num_players):
+        rules.deal_hand(state, player, game.hand_size)
+        tries = 0
+        while rules.mulligan_needed(state, player) and tries < game.max_redraws:
+            rules.redraw_hand(state, player)
+            tries += 1
+
+
+def choose_first_player(state: CubeState, player: int) -> None:
+    # CUBE-17: the first player; then CUBE-16, placement in turn order.
+    state.first = player
+    state._log("first", f"{seat(player)} goes first.", player=player)
+    state.current = player
+    begin_placement(state, player)
+
+
+def begin_placement(state: CubeState, player: int) -> None:
+    # CUBE-16: each player, in turn order from the first player, puts creatures on their battlefield.
+    n = state.game.num_players
+    for step in range(n):
+        candidate = (player + step) % n
+        if step and candidate == state.first:
+            break
+        if rules.creatures_in_hand(state, candidate) and len(state.fields[candidate]) < PLACED_AT_SETUP:
+            state.current = candidate
+            state.phase = PLACE
+            return
+    start_turn(state, state.first)
+
+
+def place_at_setup(state: CubeState, player: int, creature: int) -> None:
+    rules.place_creature(state, player, creature)
+    if len(state.fields[player]) < PLACED_AT_SETUP and rules.creatures_in_hand(state, player):
+        return
+    following = (player + 1) % state.game.num_players
+    if following == state.first:
+        start_turn(state, state.first)
+    else:
+        begin_placement(state, following)
+
+
+# -- the turn -----------------------------------------------------------------------------------
+def start_turn(state: CubeState, player: int) -> None:
+    # CUBE-19: draw, main phase, attack; CUBE-17: turns go clockwise.
+    state.turn += 1
+    if state.turn > state.game.options.turn_limit:
+        rules.end_game(state, "the turn limit is reached", rules.most_victories(state))
+        return
+    state.current = player
+    state.phase = MAIN
+    state.done = 0
+    state.boost = 0
+    state.attack_any = False
+    rules.draw_card(state, player, f"Turn {state.turn}: ")  # CUBE-21
+    if (not state.fields[player] and not rules.creatures_in_hand(state, player)
+            and not rules.refill_empty_battlefield(state, player)):
+        knock_out(state, player)
+
+
+def knock_out(state: CubeState, player: int) -> None:
+    # CUBE-54: no creature on the battlefield, in hand, in the deck or the discard pile: out of the game.
+    state.out[player] = True
+    state._log("out", f"{seat(player)} has no creatures left anywhere and is out of the game.", player=player)
+    remaining = [p for p in range(state.game.num_players) if not state.out[p]]
+    if len(remaining) == 1:
+        rules.end_game(state, f"{seat(remaining[0])} is the last player with creatures", remaining)
+    else:
+        next_turn(state)
+
+
+def next_turn(state: CubeState) -> None:
+    # CUBE-17: clockwise, skipping players who are out (CUBE-54).
+    n = state.game.num_players
+    for step in range(1, n + 1):
+        player = (state.current + step) % n
+        if not state.out[player]:
+            start_turn(state, player)
+            return
+
+
+def must_play_creature(state: CubeState, player: int) -> bool:
+    # CUBE-20, CUBE-25: an empty battlefield must get a creature first.
+    return not state.fields[player] and not state.done & DID_CREATURE and bool(rules.creatures_in_hand(state, player))
+
+
+def main_actions(state: CubeState, player: int) -> list[Action]:
+    """CUBE-19: every main-phase part not yet used this turn, then the attack (CUBE-37) or end turn (CUBE-55)."""
+    game = state.game
+    kinds = game.ctype
+    hand = sorted(state.hands[player])
+    field = state.fields[player]
+    done = state.done
+    legal: list[Action] = []
+    if must_play_creature(state, player):
+        return [game.play_actions[c] for c in hand if kinds[c] == CREATURE]
+    if not done & DID_CREATURE and len(field) < state.limits[player]:
+        legal += [game.play_actions[c] for c in hand if kinds[c] == CREATURE]
+    if not done & DID_ACTION:
+        legal += [game.play_actions[c] for c in hand
+                  if kinds[c] == ACTION and effects.playable(state, player, game.effect[c])]  # type: ignore[arg-type]
+    if not done & DID_UPGRADE:
+        for card in hand:
+            if kinds[card] == UPGRADE:
+                legal += [game.attach_actions[card][spot] for spot, creature in enumerate(field)
+                          if rules.upgrade_slot_free(state, card, creature)]
+    if not done & DID_POWER and game.powers_in_play:
+        legal += [game.power_actions[spot] for spot, creature in enumerate(field)
+                  if power_ready(state, player, creature)]
+    if not done & DID_GUARD:
+        legal += [game.guard_actions[spot] for spot in range(1, len(field))]
+    attacks = attack_actions(state, player)
+    return legal + attacks if attacks else [*legal, game.end_turn]
+
+
+def power_ready(state: CubeState, player: int, creature: int) -> bool:
+    # CUBE-32: each creature power once per game; CUBE-58: while it has something to act on.
+    power = state.game.power[creature]
+    return power is not None and not state.used[creature] and effects.playable(state, player, power)
+
+
+def attack_actions(state: CubeState, player: int) -> list[Action]:
+    # CUBE-38: any one of your creatures attacks; CUBE-35: only a Guard is attacked unless a card says
+    # otherwise; CUBE-37: with 3 or more players the attacker picks the opponent.
+    field = state.fields[player]
+    if not field:
+        return []
+    table = state.game.attack_table
+    out: list[Action] = []
+    for other, theirs in enumerate(state.fields):
+        if other == player or not theirs:
+            continue
+        for target_spot in range(len(theirs) if state.attack_any else 1):
+            row = table[other][target_spot]
+            out += [row[spot] for spot in range(len(field))]
+    return out
+
+
+def play_creature(state: CubeState, player: int, creature: int) -> None:
+    # CUBE-22: one creature card a turn.
+    state.done |= DID_CREATURE
+    rules.place_creature(state, player, creature)
+
+
+def attach(state: CubeState, player: int, upgrade: int, spot: int) -> None:
+    # CUBE-27: one upgrade card a turn.
+    state.done |= DID_UPGRADE
+    rules.attach_upgrade(state, player, upgrade, state.fields[player][spot])
+
+
+def swap_guard(state: CubeState, player: int, spot: int) -> None:
+    # CUBE-34: change your Guard once a turn.
+    state.done |= DID_GUARD
+    rules.change_guard(state, player, spot)
+
+
+def play_action_card(state: CubeState, player: int, card: int) -> None:
+    # CUBE-26: follow the card's instructions, then discard it (it lies in the discard pile at once).
+    state.done |= DID_ACTION
+    state.hands[player].remove(card)
+    state.discard.append(card)
+    state._log("action", f"{seat(player)} plays {name(state, card)}: {state.game.cards[card].text}",
+               player=player, card=state.game.ids[card])
+    begin_effect(state, player, card, "action")
+
+
+def use_power(state: CubeState, player: int, spot: int) -> None:
+    # CUBE-33: turned sideways (used) as soon as it is used, even if a reaction cancels it.
+    state.done |= DID_POWER
+    creature = state.fields[player][spot]
+    state.used[creature] = True
+    state._log("power", f"{seat(player)} uses {name(state, creature)}'s power: {state.game.cards[creature].power}",
+               player=player, card=state.game.ids[creature])
+    begin_effect(state, player, creature, "power")
+
+
+def begin_effect(state: CubeState, player: int, source: int, kind: str) -> None:
+    # CUBE-59: choose the target first (when there is a choice), then others may answer (CUBE-51).
+    state.pending = source
+    state.pending_kind = kind
+    state.pending_target = NO_CARD
+    state.cancelled = False
+    effect = source_effect(state)
+    if effects.needs_choice(effect):
+        options = effects.candidates(state, player, effect)
+        if len(options) > 1:
+            state.phase = TARGET
+            return
+        state.pending_target = options[0]
+    open_window(state, kind)
+
+
+def source_effect(state: CubeState) -> Effect:
+    game = state.game
+    effect = game.power[state.pending] if state.pending_kind == "power" else game.effect[state.pending]
+    assert effect is not None
+    return effect
+
+
+def target_actions(state: CubeState, player: int) -> list[Action]:
+    table = state.game.target_actions
+    out: list[Action] = []
+    for creature in effects.candidates(state, player, source_effect(state)):
+        owner = rules.owner_of(state, creature)
+        out.append(table[owner][state.fields[owner].index(creature)])
+    return out
+
+
+def choose_target(state: CubeState, player: int, owner: int, spot: int) -> None:
+    state.pending_target = state.fields[owner][spot]
+    state._log("target", f"{seat(player)} targets {seat(owner)}'s {name(state, state.pending_target)}.",
+               player=player, card=state.game.ids[state.pending_target])
+    open_window(state, state.pending_kind)
+
+
+def resolve_effect(state: CubeState) -> None:
+    effect = source_effect(state)
+    source, player = state.pending, state.current
+    target = state.pending_target
+    state.pending, state.pending_kind, state.pending_target = NO_CARD, "", NO_CARD
+    if state.cancelled:
+        state.cancelled = False
+    else:
+        effects.run(state, effect, Context(player, source, target))
+    if state.phase != OVER:
+        state.phase = MAIN
+
+
+# -- the attack --------------------------------------------------------------------------------
+def declare_attack(state: CubeState, player: int, target_player: int, target_spot: int, spot: int) -> None:
+    # CUBE-37: one creature attacks one enemy creature (the Guard unless a card says otherwise).
+    state.attacker = state.fields[player][spot]
+    state.defender = state.fields[target_player][target_spot]
+    state.prevented = False
+    state.reduce = 0
+    state.last_roll = None
+    state._log("attack", f"{seat(player)}'s {name(state, state.attacker)} (attack "
+               f"{rules.attack_points(state, state.attacker) + state.boost}) attacks {seat(target_player)}'s "
+               f"{name(state, state.defender)} (health {rules.current_health(state, state.defender)}).",
+               player=player, attacker=state.game.ids[state.attacker], defender=state.game.ids[state.defender])
+    open_window(state, "attack")
+
+
+def roll_attack(state: CubeState, face: str) -> None:
+    state.last_roll = face
+    rules.attack(state, state.current, state.attacker, state.defender, face)
+    end_attack(state)
+
+
+def end_attack(state: CubeState) -> None:
+    state.attacker = state.defender = NO_CARD
+    state.prevented = False
+    state.reduce = 0
+    if state.phase != OVER:
+        next_turn(state)
+
+
+def end_turn(state: CubeState, player: int) -> None:
+    # CUBE-55: no creature to attack with or no enemy creature to attack: the turn ends without one.
+    state._log("end-turn", f"{seat(player)} cannot attack and ends the turn.", player=player)
+    next_turn(state)
+
+
+# -- response windows ---------------------------------------------------------------------------
+def reaction_applies(state: CubeState, card: int, trigger: str) -> bool:
+    """CUBE-51: a reaction answers its kind of action, while it can still change something."""
+    game = state.game
+    if game.trigger[card] != trigger:
+        return False
+    effect = game.effect[card]
+    assert effect is not None
+    keyword, target = effect.keyword, effect.params.get("target")
+    if keyword == "cancel-effect":
+        return not state.cancelled
+    in_play = (rules.owner_of(state, state.attacker), rules.owner_of(state, state.defender))
+    if trigger == "attack" and NO_CARD in in_play:
+        return False  # the attack is off: a creature in it has been defeated
+    if keyword in ("prevent-attack", "reduce-damage"):
+        return not state.prevented
+    if target == "defender":
+        return state.damage[state.defender] > 0
+    return True
+
+
+def holds_reaction(state: CubeState, player: int, trigger: str) -> bool:
+    kinds = state.game.ctype
+    return any(kinds[c] == REACTION and reaction_applies(state, c, trigger) for c in state.hands[player])
+
+
+def open_window(state: CubeState, trigger: str) -> None:
+    # CUBE-51: after an action that can be answered, the other players holding a reaction that
+    # answers it may play one; a window nobody can answer is never opened.
+    state.window = trigger
+    state.responders = []
+    if state.game.reactions_in_play:
+        n = state.game.num_players
+        for step in range(1, n):
+            player = (state.current + step) % n
+            if not state.out[player] and holds_reaction(state, player, trigger):
+                state.responders.append(player)
+    if state.responders:
+        state.phase = RESPOND
+    else:
+        close_window(state)
+
+
+def reaction_actions(state: CubeState, player: int) -> list[Action]:
+    game = state.game
+    kinds = game.ctype
+    reacts: list[Action] = [game.react_actions[c] for c in sorted(state.hands[player])
+                            if kinds[c] == REACTION and reaction_applies(state, c, state.window)]
+    return [*reacts, game.pass_action]
+
+
+def react(state: CubeState, player: int, card: int) -> None:
+    # CUBE-47: follow the card's instructions, then discard it; CUBE-48: as many as a player wants.
+    state.hands[player].remove(card)
+    state.discard.append(card)
+    state._log("reaction", f"{seat(player)} reacts with {name(state, card)}: {state.game.cards[card].text}",
+               player=player, card=state.game.ids[card])
+    effect = state.game.effect[card]
+    assert effect is not None
+    effects.run(state, effect, Context(player, card))
+    if state.phase == OVER:
+        return
+    state.responders = [p for p in state.responders if holds_reaction(state, p, state.window)]
+    if not state.responders:
+        close_window(state)
+
+
+def pass_window(state: CubeState, player: int) -> None:
+    state.responders.remove(player)
+    state._log("pass", f"{seat(player)} passes.", player=player)
+    if not state.responders:
+        close_window(state)
+
+
+def close_window(state: CubeState) -> None:
+    trigger = state.window
+    state.window = ""
+    state.responders = []
+    if trigger != "attack":
+        resolve_effect(state)
+        return
+    if state.prevented:
+        end_attack(state)
+    elif rules.owner_of(state, state.attacker) == NO_CARD or rules.owner_of(state, state.defender) == NO_CARD:
+        state._log("attack", "The attack is off: a creature in it has been defeated.")
+        end_attack(state)
+    else:
+        state.phase = ROLL

@@ -1,0 +1,166 @@
+"""Cube Creatures as a Bestiary game: options, the deck in use, and the tables of every action."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions
+from bestiary.core.cards import CardSet
+from bestiary.core.effects import Effect
+from bestiary.core.errors import StateFormatError
+from bestiary.core.registry import register_game
+from bestiary.games.cube import flow, rules, view
+from bestiary.games.cube.actions import (
+    Attach,
+    Attack,
+    ChangeGuard,
+    EndTurn,
+    FirstPlayer,
+    Pass,
+    Play,
+    React,
+    Roll,
+    Target,
+    UsePower,
+)
+from bestiary.games.cube.cards import CARD_TYPES, STARTER_DECK, UPGRADE_KINDS, CubeCard, load_deck
+from bestiary.games.cube.heuristic import CubeHeuristic
+from bestiary.games.cube.rules import ACTION, CREATURE, MAX_SPOTS, REACTION, UPGRADE
+from bestiary.games.cube.state import CubeState
+
+MAX_PLAYERS = 5  # CUBE-2
+HAND_SIZE = 7  # CUBE-15
+GRANDMA_HAND_SIZE = 5  # CUBE-50
+MAX_REDRAWS = 20  # CUBE-18
+
+
+class CubeOptions(GameOptions):
+    players: int = Field(2, ge=2, le=MAX_PLAYERS, description="number of players (2 to 5)")
+    first_player: int | Literal["random"] = Field(
+        0, description="seat that goes first (the youngest player), or 'random' for a chance draw")
+    reactions: bool = Field(True, description="play with reaction cards (false: the first-game tip)")
+    grandma: bool = Field(False, description="Grandma's Rules: creature cards only, no powers")
+    win_at: int = Field(5, ge=1, le=20, description="defeated creatures needed to win")
+    turn_limit: int = Field(200, ge=1, le=100_000, description="turns after which the largest victory pile wins")
+    cards: str | None = Field(None, description="path to a deck file (default: the starter deck)")
+
+    @model_validator(mode="after")
+    def _seat_exists(self) -> CubeOptions:
+        if isinstance(self.first_player, int) and not 0 <= self.first_player < self.players:
+            raise ValueError(f"first_player must be a seat from 0 to {self.players - 1} or 'random'")
+        return self
+
+
+@register_game
+class CubeCreatures(Game):
+    info = GameInfo(
+        name="cube-creatures", title="Cube Creatures", rules_version="1.0", player_counts=(2, 3, 4, 5),
+        summary="Summon creatures, arm them with upgrades, play actions and reactions, and roll the attack die: "
+                "the first to defeat 5 enemy creatures wins.",
+        chance="shuffles", information="imperfect", rules_doc="cube-creatures.md")
+    Options = CubeOptions
+    options: CubeOptions
+
+    def __init__(self, options: CubeOptions) -> None:
+        self.card_set: CardSet[CubeCard] = load_deck(options.cards or STARTER_DECK)
+        cards = self.card_set.cards
+        self.cards = cards
+        self.ids = tuple(c.id for c in cards)
+        self.index_of = {card_id: i for i, card_id in enumerate(self.ids)}
+        self.ctype = tuple(CARD_TYPES.index(c.type) for c in cards)
+        self.attack = tuple(c.attack or 0 for c in cards)
+        self.health = tuple(c.health or 0 for c in cards)
+        self.kind = tuple(UPGRADE_KINDS.index(c.kind) if c.kind else rules.NO_CARD for c in cards)
+        self.bonus = tuple(c.bonus or 0 for c in cards)
+        self.effect: tuple[Effect | None, ...] = tuple(c.effect for c in cards)
+        self.trigger = tuple(c.responds_to for c in cards)
+        grandma = options.grandma
+        # CUBE-50: Grandma's Rules drop creature powers; CUBE-49, CUBE-50: which cards stay in the deck.
+        self.power: tuple[Effect | None, ...] = tuple(None if grandma else c.power_effect for c in cards)
+        self.in_play = tuple(i for i, t in enumerate(self.ctype)
+                             if t == CREATURE or not (grandma or (t == REACTION and not options.reactions)))
+        self.hand_size = GRANDMA_HAND_SIZE if grandma else HAND_SIZE
+        self.max_redraws = MAX_REDRAWS
+        self.powers_in_play = any(p is not None for p in self.power)
+        self.reactions_in_play = any(self.ctype[i] == REACTION for i in self.in_play)
+        self.faces = tuple(face(c) for c in cards)
+        self._build_tables(options.players)
+        self._heuristic: CubeHeuristic | None = None
+        super().__init__(options)
+
+    def _build_tables(self, players: int) -> None:
+        actions: list[Action] = []
+
+        def add(action: Action) -> Action:
+            actions.append(action)
+            return action
+
+        kinds, ids = self.ctype, self.ids
+        self.play_actions = {c: add(Play(len(actions), ids[c])) for c in range(len(ids))
+                             if kinds[c] in (CREATURE, ACTION)}
+        self.attach_actions = {c: tuple(add(Attach(len(actions), ids[c], s)) for s in range(MAX_SPOTS))
+                               for c in range(len(ids)) if kinds[c] == UPGRADE}
+        self.power_actions = tuple(add(UsePower(len(actions), s)) for s in range(MAX_SPOTS))
+        self.guard_actions = {s: add(ChangeGuard(len(actions), s)) for s in range(1, MAX_SPOTS)}
+        self.attack_table = tuple(tuple(tuple(add(Attack(len(actions), p, t, s)) for s in range(MAX_SPOTS))
+                                        for t in range(MAX_SPOTS)) for p in range(players))
+        self.end_turn = add(EndTurn(len(actions)))
+        self.target_actions = tuple(tuple(add(Target(len(actions), p, s)) for s in range(MAX_SPOTS))
+                                    for p in range(players))
+        self.react_actions = {c: add(React(len(actions), ids[c])) for c in range(len(ids)) if kinds[c] == REACTION}
+        self.pass_action = add(Pass(len(actions)))
+        self._player_actions = tuple(actions)
+        self.roll_actions = tuple(Roll(i, face) for i, face in enumerate(rules.DIE_FACES))
+        self.first_player_actions = tuple(FirstPlayer(len(rules.DIE_FACES) + p, p) for p in range(players))
+
+    def player_action_table(self) -> tuple[Action, ...]:
+        return self._player_actions
+
+    def chance_outcome_table(self) -> tuple[Action, ...]:
+        return self.roll_actions + self.first_player_actions
+
+    def card_set_info(self) -> JSON:
+        info = self.card_set.info()
+        if self.options.cards is None:  # the starter deck travels with the package
+            info["path"] = f"starter:{Path(self.card_set.path).name}"
+        return info
+
+    def new_initial_state(self, seed: int | None = None) -> CubeState:
+        state = CubeState(self, seed)
+        flow.deal(state)
+        if self.options.first_player == "random":
+            state.phase = flow.FIRST_PLAYER
+        else:
+            flow.choose_first_player(state, self.options.first_player)
+        return state
+
+    def _state_from_dict(self, raw: JSON, seed: int | None) -> CubeState:
+        if not isinstance(raw, dict):
+            raise StateFormatError("the state must be an object")
+        return CubeState.from_dict(self, raw, seed)
+
+    def render(self, observation: JSON) -> str:
+        return view.render(observation)
+
+    def heuristic_policy(self) -> CubeHeuristic:
+        if self._heuristic is None:
+            self._heuristic = CubeHeuristic()
+        return self._heuristic
+
+
+def face(card: CubeCard) -> JSON:
+    """What is printed on a card, as observations show it."""
+    out: JSON = {"id": card.id, "name": card.name, "type": card.type, "text": card.text, "foil": card.foil}
+    if card.type == "creature":
+        out.update(attack=card.attack, health=card.health, power=card.power,
+                   power_effect=None if card.power_effect is None else card.power_effect.to_dict())
+    elif card.type == "upgrade":
+        out.update(kind=card.kind, bonus=card.bonus)
+    else:
+        out.update(effect=card.effect.to_dict() if card.effect else None)
+        if card.type == "reaction":
+            out.update(responds_to=card.responds_to)
+    return out

@@ -1,0 +1,484 @@
+"""Cube Creatures' state: the shared deck, hands, battlefields with damage and upgrades, victory piles."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
+from bestiary.core.chance import ShuffleSource
+from bestiary.core.errors import StateFormatError
+from bestiary.games.cube import flow, rules
+from bestiary.games.cube.actions import (
+    Attach,
+    Attack,
+    ChangeGuard,
+    EndTurn,
+    FirstPlayer,
+    Pass,
+    Play,
+    React,
+    Roll,
+    Target,
+    UsePower,
+)
+from bestiary.games.cube.rules import CREATURE, NO_CARD, REACTION, UPGRADE, WEAPON
+from bestiary.games.cube.view import card_view, creature_view
+
+if TYPE_CHECKING:
+    from bestiary.games.cube.game import CubeCreatures
+
+PARTS = ("creature", "action", "upgrade", "power", "guard")  # the main-phase parts, in bit order
+DETERMINIZE_TRIES = 50
+
+
+class CubeState(State):
+    game: CubeCreatures
+
+    def __init__(self, game: CubeCreatures, seed: int | None) -> None:
+        super().__init__(game, seed)
+        n, m = game.num_players, len(game.cards)
+        self.shuffles = ShuffleSource(self.seed)
+        self.phase = flow.PLACE
+        self.turn = 0
+        self.current = 0
+        self.first = 0
+        self.deck: list[int] = []  # the top card last
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.fields: list[list[int]] = [[] for _ in range(n)]  # the Guard first (CUBE-12)
+        self.victory: list[list[int]] = [[] for _ in range(n)]
+        # Per card index: what lies on a creature in play (CUBE-44 damage, CUBE-27 upgrades, CUBE-33 power).
+        self.damage = [0] * m
+        self.weapon = [NO_CARD] * m
+        self.armor = [NO_CARD] * m
+        self.used = [False] * m
+        self.limits = [rules.BATTLEFIELD_LIMIT] * n
+        self.out = [False] * n  # CUBE-54
+        self.done = 0  # the main-phase parts used this turn (flow.DID_*)
+        self.boost = 0
+        self.attack_any = False
+        self.pending = NO_CARD  # the action card or creature whose effect is under way
+        self.pending_kind = ""
+        self.pending_target = NO_CARD
+        self.cancelled = False
+        self.attacker = NO_CARD
+        self.defender = NO_CARD
+        self.prevented = False
+        self.reduce = 0
+        self.window = ""  # what the open response window answers: attack, action or power
+        self.responders: list[int] = []
+        self.last_roll: str | None = None
+        self.winners: list[int] | None = None
+
+    # -- whose move --------------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == flow.MAIN or phase == flow.PLACE or phase == flow.TARGET:
+            return self.current
+        if phase == flow.RESPOND:
+            return self.responders[0]
+        if phase == rules.OVER:
+            return TERMINAL
+        return CHANCE
+
+    def players_to_act(self) -> list[int]:
+        if self.phase == flow.RESPOND:
+            return list(self.responders)
+        return super().players_to_act()
+
+    def decision_kind(self) -> str:
+        return "response" if self.phase == flow.RESPOND else super().decision_kind()
+
+    def _legal_actions(self, player: int) -> Sequence[Action]:
+        phase = self.phase
+        if phase == flow.MAIN:
+            return flow.main_actions(self, player)
+        if phase == flow.RESPOND:
+            return flow.reaction_actions(self, player)
+        if phase == flow.TARGET:
+            return flow.target_actions(self, player)
+        plays = self.game.play_actions
+        return [plays[c] for c in sorted(rules.creatures_in_hand(self, player))]
+
+    def _illegal_reason(self, action: Action, player: int) -> str:
+        game, phase = self.game, self.phase
+        card = game.index_of.get(getattr(action, "card", ""), NO_CARD)
+        if phase == flow.MAIN and card != NO_CARD and card not in self.hands[player]:
+            return f"{game.ids[card]} is not in your hand"
+        if phase == flow.MAIN and flow.must_play_creature(self, player):
+            return "your battlefield is empty: play a creature first"
+        if isinstance(action, Play) and phase == flow.MAIN and game.ctype[card] == CREATURE:
+            if self.done & flow.DID_CREATURE:
+                return "you have already played a creature this turn"
+            return f"your battlefield is full ({self.limits[player]} creatures)"
+        if isinstance(action, Play) and phase == flow.MAIN:
+            if self.done & flow.DID_ACTION:
+                return "you have already played an action card this turn"
+            return "it has nothing to act on now (CUBE-58)"
+        if isinstance(action, Attach) and phase == flow.MAIN:
+            if self.done & flow.DID_UPGRADE:
+                return "you have already played an upgrade this turn"
+            if action.spot < len(self.fields[player]):
+                return "that creature already has " + ("a weapon" if game.kind[card] == WEAPON else "armor")
+        if isinstance(action, UsePower) and phase == flow.MAIN:
+            if self.done & flow.DID_POWER:
+                return "you have already used a creature power this turn"
+            field = self.fields[player]
+            if action.spot < len(field) and self.used[field[action.spot]]:
+                return "that creature's power has been used (once per game)"
+        if isinstance(action, ChangeGuard) and phase == flow.MAIN and self.done & flow.DID_GUARD:
+            return "you have already changed your Guard this turn"
+        if isinstance(action, EndTurn) and phase == flow.MAIN:
+            return "an attack is possible, and the attack is required"
+        return super()._illegal_reason(action, player)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.phase == flow.ROLL:
+            return [(face, 1.0 / 6) for face in self.game.roll_actions]
+        if self.phase == flow.FIRST_PLAYER:
+            n = self.game.num_players
+            return [(seat, 1.0 / n) for seat in self.game.first_player_actions]
+        return []
+
+    def _apply(self, action: Action, player: int) -> None:
+        game = self.game
+        if isinstance(action, Roll):
+            flow.roll_attack(self, action.face)
+        elif isinstance(action, Attack):
+            flow.declare_attack(self, player, action.target_player, action.target_spot, action.spot)
+        elif isinstance(action, Play):
+            card = game.index_of[action.card]
+            if self.phase == flow.PLACE:
+                flow.place_at_setup(self, player, card)
+            elif game.ctype[card] == CREATURE:
+                flow.play_creature(self, player, card)
+            else:
+                flow.play_action_card(self, player, card)
+        elif isinstance(action, Pass):
+            flow.pass_window(self, player)
+        elif isinstance(action, React):
+            flow.react(self, player, game.index_of[action.card])
+        elif isinstance(action, Target):
+            flow.choose_target(self, player, action.player, action.spot)
+        elif isinstance(action, Attach):
+            flow.attach(self, player, game.index_of[action.card], action.spot)
+        elif isinstance(action, UsePower):
+            flow.use_power(self, player, action.spot)
+        elif isinstance(action, ChangeGuard):
+            flow.swap_guard(self, player, action.spot)
+        elif isinstance(action, EndTurn):
+            flow.end_turn(self, player)
+        elif isinstance(action, FirstPlayer):
+            flow.choose_first_player(self, action.seat)
+
+    # -- results -----------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        # CUBE-10, CUBE-56: the winner gets 1; winners of a shared win get 1/k each.
+        n = self.game.num_players
+        if self.winners is None:
+            return [0.0] * n
+        share = 1.0 / len(self.winners)
+        return [share if p in self.winners else 0.0 for p in range(n)]
+
+    def result(self) -> JSON:
+        out = super().result()
+        out.update(winners=self.winners, victory=[len(pile) for pile in self.victory], turns=self.turn)
+        return out
+
+    # -- views -------------------------------------------------------------------------------
+    def observation(self, player: int | None) -> JSON:
+        # CUBE-60: own hand, others' hand sizes, everything on the table.
+        game = self.game
+        ids = game.ids
+        phase = self.phase
+        in_attack = self.attacker != NO_CARD
+        return {
+            "game": game.info.name, "viewer": player, "players": game.num_players, "phase": phase,
+            "to_act": self.players_to_act(), "decision": self.decision_kind(),
+            "turn": self.turn, "turn_limit": game.options.turn_limit, "win_at": game.options.win_at,
+            "current": None if phase in (flow.FIRST_PLAYER, rules.OVER) else self.current, "first": self.first,
+            "deck": len(self.deck), "discard": [card_view(game, c) for c in self.discard],
+            "hand": None if player is None else [card_view(game, c) for c in sorted(self.hands[player])],
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "battlefields": [[creature_view(self, c) for c in field] for field in self.fields],
+            "limits": list(self.limits), "out": list(self.out),
+            "victory": [[{"id": ids[c], "name": game.cards[c].name} for c in pile] for pile in self.victory],
+            "used_this_turn": [part for bit, part in enumerate(PARTS) if self.done & (1 << bit)],
+            "boost": self.boost, "attack_any": self.attack_any,
+            "attack": {"attacker": ids[self.attacker], "attacker_name": game.cards[self.attacker].name,
+                       "attacker_player": self.current,
+                       "defender": ids[self.defender], "defender_name": game.cards[self.defender].name,
+                       "defender_player": rules.owner_of(self, self.defender),
+                       "prevented": self.prevented, "reduce": self.reduce} if in_attack else None,
+            "pending": None if self.pending == NO_CARD else self._pending_view(),
+            "window": self.window or None,
+            "last_roll": self.last_roll,
+            "winners": None if self.winners is None else list(self.winners),
+            "returns": self.returns() if phase == rules.OVER else None,
+        }
+
+    def _pending_view(self) -> JSON:
+        """The action card or power under way, with its effect as data (CUBE-59)."""
+        game = self.game
+        source = game.cards[self.pending]
+        power = self.pending_kind == "power"
+        effect = game.power[self.pending] if power else game.effect[self.pending]
+        return {"kind": self.pending_kind, "card": game.ids[self.pending], "name": source.name,
+                "text": source.power if power else source.text, "effect": effect.to_dict() if effect else None,
+                "target": None if self.pending_target == NO_CARD else game.ids[self.pending_target],
+                "cancelled": self.cancelled}
+
+    def determinize(self, player: int, rng: random.Random) -> CubeState:
+        # CUBE-60: the other hands and the deck are one pool of cards `player` cannot see; deal it afresh,
+        # keeping hand sizes, so that everyone asked in an open window still holds a reaction that answers it.
+        sampled = self.clone()
+        others = [p for p in range(self.game.num_players) if p != player]
+        pool = sampled.deck + [c for p in others for c in sampled.hands[p]]
+        sizes = [len(sampled.hands[p]) for p in others]
+        askers = [p for p in sampled.responders if p != player]
+        for _ in range(DETERMINIZE_TRIES):
+            rng.shuffle(pool)
+            start = 0
+            for p, size in zip(others, sizes, strict=True):
+                sampled.hands[p] = pool[start:start + size]
+                start += size
+            sampled.deck = pool[start:]
+            if all(flow.holds_reaction(sampled, p, sampled.window) for p in askers):
+                break
+        else:
+            give_reactions(sampled, player, askers, rng)
+        # Future reshuffles must not be foreseeable from the real game's seed.
+        sampled.shuffles = ShuffleSource(rng.getrandbits(62))
+        return sampled
+
+    # -- copying and (de)serialising ----------------------------------------------------------
+    def _copy_into(self, other: CubeState) -> None:
+        other.shuffles = self.shuffles.copy()
+        other.phase = self.phase
+        other.turn = self.turn
+        other.current = self.current
+        other.first = self.first
+        other.deck = self.deck.copy()
+        other.discard = self.discard.copy()
+        other.hands = [hand.copy() for hand in self.hands]
+        other.fields = [field.copy() for field in self.fields]
+        other.victory = [pile.copy() for pile in self.victory]
+        other.damage = self.damage.copy()
+        other.weapon = self.weapon.copy()
+        other.armor = self.armor.copy()
+        other.used = self.used.copy()
+        other.limits = self.limits.copy()
+        other.out = self.out.copy()
+        other.done = self.done
+        other.boost = self.boost
+        other.attack_any = self.attack_any
+        other.pending = self.pending
+        other.pending_kind = self.pending_kind
+        other.pending_target = self.pending_target
+        other.cancelled = self.cancelled
+        other.attacker = self.attacker
+        other.defender = self.defender
+        other.prevented = self.prevented
+        other.reduce = self.reduce
+        other.window = self.window
+        other.responders = self.responders.copy()
+        other.last_roll = self.last_roll
+        other.winners = None if self.winners is None else self.winners.copy()
+
+    def _to_dict(self) -> JSON:
+        ids = self.game.ids
+
+        def names(cards: list[int]) -> list[str]:
+            return [ids[c] for c in cards]
+
+        def optional(card: int) -> str | None:
+            return None if card == NO_CARD else ids[card]
+
+        on_field = [c for field in self.fields for c in field]
+        return {
+            "phase": self.phase, "turn": self.turn, "current": self.current, "first": self.first,
+            "deck": names(self.deck[::-1]), "discard": names(self.discard),
+            "hands": [names(hand) for hand in self.hands], "battlefields": [names(f) for f in self.fields],
+            "damage": {ids[c]: self.damage[c] for c in on_field if self.damage[c]},
+            "weapons": {ids[c]: ids[self.weapon[c]] for c in on_field if self.weapon[c] != NO_CARD},
+            "armor": {ids[c]: ids[self.armor[c]] for c in on_field if self.armor[c] != NO_CARD},
+            "used_powers": [ids[c] for c in on_field if self.used[c]],
+            "victory": [names(pile) for pile in self.victory],
+            "limits": list(self.limits), "out": list(self.out),
+            "used_this_turn": [part for bit, part in enumerate(PARTS) if self.done & (1 << bit)],
+            "boost": self.boost, "attack_any": self.attack_any,
+            "pending": optional(self.pending), "pending_kind": self.pending_kind or None,
+            "pending_target": optional(self.pending_target), "cancelled": self.cancelled,
+            "attacker": optional(self.attacker), "defender": optional(self.defender),
+            "prevented": self.prevented, "reduce": self.reduce,
+            "window": self.window or None, "responders": list(self.responders),
+            "last_roll": self.last_roll, "winners": self.winners,
+            "shuffles": {"seed": self.shuffles.seed, "count": self.shuffles.count},
+        }
+
+    @classmethod
+    def from_dict(cls, game: CubeCreatures, raw: JSON, seed: int | None) -> CubeState:
+        return _StateReader(game, raw, seed).read()
+
+
+def give_reactions(sampled: CubeState, viewer: int, askers: list[int], rng: random.Random) -> None:
+    """Swap a fitting reaction into each asked hand that lacks one, from the deck or from a hand that is
+    neither the viewer's nor an asked one (the rare case where rejection sampling found none)."""
+    game = sampled.game
+    for player in askers:
+        if flow.holds_reaction(sampled, player, sampled.window):
+            continue
+        places = [sampled.deck] + [sampled.hands[q] for q in range(game.num_players)
+                                   if q != viewer and q not in askers]
+        for place in places:
+            fits = [i for i, c in enumerate(place)
+                    if game.ctype[c] == REACTION and flow.reaction_applies(sampled, c, sampled.window)]
+            if fits:
+                i, j = rng.choice(fits), rng.randrange(len(sampled.hands[player]))
+                place[i], sampled.hands[player][j] = sampled.hands[player][j], place[i]
+                break
+
+
+class _StateReader:
+    """Reads `_to_dict` output back, refusing anything a game could not reach (a scenario may leave cards
+    out of play, but may not hold a card twice)."""
+
+    def __init__(self, game: CubeCreatures, raw: JSON, seed: int | None) -> None:
+        self.game = game
+        self.raw = raw
+        self.state = CubeState(game, seed)
+        self.seen: set[int] = set()
+
+    def read(self) -> CubeState:
+        game, raw, state = self.game, self.raw, self.state
+        n = game.num_players
+        state.phase = self.pick("phase", flow.PHASES)
+        state.turn = self.integer("turn", 0, 10**6)
+        state.current = self.integer("current", 0, n - 1)
+        state.first = self.integer("first", 0, n - 1)
+        state.deck = self.cards(raw["deck"], "deck")[::-1]
+        state.discard = self.cards(raw["discard"], "discard")
+        state.hands = [self.cards(h, f"hands[{p}]") for p, h in enumerate(self.per_player("hands"))]
+        state.limits = [int(x) for x in self.per_player("limits")]
+        state.fields = [self.cards(f, f"battlefields[{p}]", CREATURE)
+                        for p, f in enumerate(self.per_player("battlefields"))]
+        for p, field in enumerate(state.fields):
+            if not 1 <= state.limits[p] <= rules.MAX_SPOTS or len(field) > state.limits[p]:
+                raise StateFormatError(f"battlefields[{p}]: {len(field)} creatures, limit {state.limits[p]} "
+                                       f"(limits run from 1 to {rules.MAX_SPOTS})")
+        state.victory = [self.cards(v, f"victory[{p}]", CREATURE) for p, v in enumerate(self.per_player("victory"))]
+        state.out = [bool(x) for x in self.per_player("out")]
+        on_field = {c for field in state.fields for c in field}
+        for name, amount in self.table("damage").items():
+            creature = self.creature_in_play(name, "damage", on_field)
+            if not isinstance(amount, int) or amount < 0:
+                raise StateFormatError(f"damage.{name}: must be a whole number of at least 0, not {amount!r}")
+            state.damage[creature] = amount
+        for key, slots in (("weapons", state.weapon), ("armor", state.armor)):
+            for name, upgrade in self.table(key).items():
+                creature = self.creature_in_play(name, key, on_field)
+                card = self.cards([upgrade], f"{key}.{name}", UPGRADE)[0]
+                if (game.kind[card] == WEAPON) != (key == "weapons"):
+                    wanted = "a weapon" if key == "weapons" else "armor"
+                    raise StateFormatError(f"{key}.{name}: {upgrade} is not {wanted}")
+                slots[creature] = card
+        for name in raw["used_powers"]:
+            state.used[self.creature_in_play(name, "used_powers", on_field)] = True
+        used = raw["used_this_turn"]
+        if not isinstance(used, list) or any(part not in PARTS for part in used):
+            raise StateFormatError(f"'used_this_turn' lists main-phase parts ({', '.join(PARTS)})")
+        state.done = sum(1 << PARTS.index(part) for part in set(used))
+        state.boost = self.integer("boost", 0, 100)
+        state.attack_any = bool(raw["attack_any"])
+        state.pending = self.optional_card("pending")
+        state.pending_kind = raw["pending_kind"] or ""
+        state.pending_target = self.optional_card("pending_target")
+        state.cancelled = bool(raw["cancelled"])
+        state.attacker = self.optional_card("attacker")
+        state.defender = self.optional_card("defender")
+        state.prevented = bool(raw["prevented"])
+        state.reduce = self.integer("reduce", 0, 100)
+        state.window = raw["window"] or ""
+        state.responders = [int(p) for p in raw["responders"]]
+        state.last_roll = raw["last_roll"]
+        winners = raw["winners"]
+        state.winners = None if winners is None else [int(p) for p in winners]
+        shuffles = raw["shuffles"]
+        state.shuffles = ShuffleSource(int(shuffles["seed"]), int(shuffles["count"]))
+        self.check_phase()
+        return state
+
+    def check_phase(self) -> None:
+        state, phase = self.state, self.state.phase
+        attacking = phase == flow.ROLL or (phase == flow.RESPOND and state.window == "attack")
+        if attacking and (state.attacker == NO_CARD or state.defender == NO_CARD):
+            raise StateFormatError(f"phase '{phase}' needs an 'attacker' and a 'defender'")
+        if phase == flow.TARGET and (state.pending == NO_CARD or state.pending_kind not in ("action", "power")):
+            raise StateFormatError("phase 'target' needs 'pending' (the card) and 'pending_kind' (action or power)")
+        if phase == flow.RESPOND:
+            if state.window not in ("attack", "action", "power") or not state.responders:
+                raise StateFormatError("phase 'respond' needs 'window' (attack, action or power) and 'responders'")
+            if any(not 0 <= p < self.game.num_players for p in state.responders):
+                raise StateFormatError("'responders' must be seats")
+        if phase == rules.OVER and not state.winners:
+            raise StateFormatError("phase 'over' needs 'winners'")
+        if phase in (flow.MAIN, flow.PLACE, flow.TARGET) and state.out[state.current]:
+            raise StateFormatError(f"P{state.current + 1} is out of the game and cannot be the current player")
+
+    # -- field readers --------------------------------------------------------------------------
+    def pick(self, key: str, allowed: Sequence[str]) -> str:
+        value = self.raw[key]
+        if value not in allowed:
+            raise StateFormatError(f"'{key}' must be one of {', '.join(allowed)}, not {value!r}")
+        return str(value)
+
+    def integer(self, key: str, low: int, high: int) -> int:
+        value = self.raw[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise StateFormatError(f"'{key}' must be an integer from {low} to {high}, not {value!r}")
+        return value
+
+    def per_player(self, key: str) -> list[Any]:
+        value = self.raw[key]
+        if not isinstance(value, list) or len(value) != self.game.num_players:
+            raise StateFormatError(f"'{key}' must be a list with one entry per player ({self.game.num_players})")
+        return value
+
+    def table(self, key: str) -> dict[str, Any]:
+        value = self.raw[key]
+        if not isinstance(value, dict):
+            raise StateFormatError(f"'{key}' must be a table of card id = value")
+        return value
+
+    def cards(self, names: Any, where: str, card_type: int | None = None) -> list[int]:
+        if not isinstance(names, list):
+            raise StateFormatError(f"'{where}' must be a list of card ids")
+        out = []
+        for name in names:
+            card = self.game.index_of.get(name) if isinstance(name, str) else None
+            if card is None:
+                raise StateFormatError(f"'{where}': no card with id {name!r}")
+            if card in self.seen:
+                raise StateFormatError(f"'{where}': card {name} appears twice in the state")
+            if card_type is not None and self.game.ctype[card] != card_type:
+                raise StateFormatError(f"'{where}': {name} is a {self.game.cards[card].type} card")
+            self.seen.add(card)
+            out.append(card)
+        return out
+
+    def creature_in_play(self, name: Any, where: str, on_field: set[int]) -> int:
+        card = self.game.index_of.get(name) if isinstance(name, str) else None
+        if card is None or card not in on_field:
+            raise StateFormatError(f"'{where}': {name!r} is not a creature on a battlefield")
+        return card
+
+    def optional_card(self, key: str) -> int:
+        name = self.raw[key]
+        if name is None:
+            return NO_CARD
+        card = self.game.index_of.get(name) if isinstance(name, str) else None
+        if card is None:
+            raise StateFormatError(f"'{key}': no card with id {name!r}")
+        return card
