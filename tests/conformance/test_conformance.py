@@ -45,18 +45,21 @@ def test_clone_shares_nothing_mutable(name: str, players: int) -> None:
     game = bestiary.load_game(name, players=players)
     rng = random.Random(3)
     state = game.new_initial_state(seed=3)
+    checked = 0
     while not state.is_terminal():
-        copy = state.clone()
-        before = state.to_json()
-        while not copy.is_terminal():  # play the clone to the end
-            player, action = random_step(copy, rng)
-            copy.apply_action(action, player=None if player == CHANCE else player)
-        assert state.to_json() == before
+        if checked < 10 or rng.random() < 0.1:  # the first steps, then a sample: each check plays a whole game
+            checked += 1
+            copy = state.clone()
+            before = state.to_json()
+            while not copy.is_terminal():  # play the clone to the end
+                player, action = random_step(copy, rng)
+                copy.apply_action(action, player=None if player == CHANCE else player)
+            assert state.to_json() == before
         player, action = random_step(state, rng)
         state.apply_action(action, player=None if player == CHANCE else player)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_property_random_legal_play(data: st.DataObject) -> None:
     """Hypothesis drives the choices: no crash, and every check holds at every step."""
