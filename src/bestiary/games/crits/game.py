@@ -214,6 +214,17 @@ class CritsCreatures(Game):
     def render(self, observation: JSON) -> str:
         return view.render(observation)
 
+    @classmethod
+    def check_army(cls, army: str, cards: str | None = None) -> str:
+        """For `bestiary army check`: a one-line summary of a legal army; ArmyError says what is wrong."""
+        card_set = load_crits_cards(cards or STARTER_CARDS)
+        checked = read_army(army, card_set)
+        names = {c.id: c.name for c in card_set.cards}
+        king = names[checked.creatures[checked.king]]
+        equipped = ", ".join(f"{names[checked.items[i]]} on {names[checked.creatures[c]]}" for i, c in checked.equips)
+        return (f"{checked.name}: Titan {names[checked.titan]}, King {king}, {len(checked.creatures)} creatures, "
+                f"{len(checked.items)} items" + (f"; equipped: {equipped}" if equipped else ""))
+
     def heuristic_policy(self) -> CritsHeuristic:
         if self._heuristic is None:
             self._heuristic = CritsHeuristic()
