@@ -54,6 +54,7 @@ def start_turn(state: CritsState, player: int) -> None:
     state.phase = TURN
     state.moved = 0
     state.moves_made = 0
+    state.attacked = False
     state.counter_used = False
     state._log("turn", f"Turn {state.turn + 1}: {seat(player)} to play.", player=player, turn=state.turn + 1)
 

@@ -451,10 +451,11 @@ class CritsState(State):
         tile = self.tile_name
         return {
             "phase": self.phase, "player": self.player, "turn": self.turn,
-            "pieces": [{"card": game.cards[self.card[p]].id, "side": self.side[p], "where": PLACES[self.where[p]],
-                        "tile": tile(self.pos[p]) if self.pos[p] >= 0 else None,
-                        "holder": self.holder[p], "used": self.used[p], "lasts": self.lasts[p]}
-                       for p in range(2 * SIDE)],
+            # keyed by piece number, so that a scenario's edits can change one piece
+            "pieces": {str(p): {"card": game.cards[self.card[p]].id, "side": self.side[p],
+                                "where": PLACES[self.where[p]], "tile": tile(self.pos[p]) if self.pos[p] >= 0 else None,
+                                "holder": self.holder[p], "used": self.used[p], "lasts": self.lasts[p]}
+                       for p in range(2 * SIDE)},
             "kings": list(self.king), "crowns": [tile(t) if t >= 0 else None for t in self.crown],
             "kingless": list(self.kingless), "moved": self.moved, "moved_last": list(self.moved_last),
             "moves_made": self.moves_made, "attacked": self.attacked, "counter_used": self.counter_used,
@@ -472,9 +473,10 @@ class CritsState(State):
         state.player = _int(raw, "player", 0, 1)
         state.turn = _int(raw, "turn", 0, 10**6)
         pieces = raw["pieces"]
-        if not isinstance(pieces, list) or len(pieces) != 2 * SIDE:
-            raise StateFormatError(f"'pieces' must list all {2 * SIDE} pieces")
-        for p, entry in enumerate(pieces):
+        if not isinstance(pieces, dict) or sorted(pieces, key=int) != [str(p) for p in range(2 * SIDE)]:
+            raise StateFormatError(f"'pieces' must map each piece number 0 to {2 * SIDE - 1} to its entry")
+        for p in range(2 * SIDE):
+            entry = pieces[str(p)]
             card = game.card_index.get(entry["card"])
             if card is None:
                 raise StateFormatError(f"pieces[{p}]: no card '{entry['card']}'")
