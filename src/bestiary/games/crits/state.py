@@ -492,8 +492,9 @@ class CritsState(State):
                 if state.where[p] != EQUIPPED:
                     raise StateFormatError(f"pieces[{p}] has a holder but is not 'equipped'")
                 state.held[state.holder[p]] = p
-            if state.where[p] in (BOARD, DROPPED) and state.pos[p] < 0:
-                raise StateFormatError(f"pieces[{p}] is {PLACES[state.where[p]]} but has no tile")
+            if (state.where[p] in (BOARD, DROPPED)) != (state.pos[p] >= 0):
+                raise StateFormatError(f"pieces[{p}] is {PLACES[state.where[p]]}: a tile goes with 'board' and "
+                                       "'dropped' only")
             if state.where[p] == BOARD:
                 if state.board[state.pos[p]] >= 0:
                     raise StateFormatError(f"two pieces stand on {state.tile_name(state.pos[p])}")
@@ -539,7 +540,7 @@ def _int(raw: JSON, key: str, low: int, high: int) -> int:
 
 
 def _tile(game: CritsCreatures, name: Any, where: str) -> int:
-    if name is None:
+    if name is None or name == "":  # "" stands for none in TOML scenarios, which have no null
         return -1
     tile = game.tile_index.get(name) if isinstance(name, str) else None
     if tile is None:
