@@ -84,5 +84,5 @@ def test_the_cards_option_loads_a_users_file(tmp_path: Path) -> None:
 
 def test_a_broken_card_file_is_an_option_error_or_card_error(tmp_path: Path) -> None:
     path = tmp_path / "missing.toml"
-    with pytest.raises((CardFileError, OptionError), match="missing.toml"):
+    with pytest.raises((CardFileError, OptionError), match=r"missing\.toml"):
         bestiary.load_game("crits-creatures", cards=str(path))
