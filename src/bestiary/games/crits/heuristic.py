@@ -69,7 +69,10 @@ class CritsHeuristic:
                 odds = dice_mean(attacker["attack"]) / max(1.0, dice_mean(target["defence"]))
             return value * odds * (1.5 if isinstance(action, Pincer) else 1.0)
         if isinstance(action, Use):
-            return 12.0
+            user = at[action.tile]
+            card = pieces[user["item"]] if action.held_item else user
+            keywords = {e["keyword"] for e in card["effects"]}
+            return 12.0 if "kill" in keywords else 7.0 if "necro" in keywords else -2.0  # never sacrifice
         if isinstance(action, Aim):
             target = at.get(action.tile)
             if target is None:
