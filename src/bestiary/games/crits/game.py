@@ -118,6 +118,9 @@ class CritsCreatures(Game):
         self.orthogonal = tuple(neighbours(t, ORTHOGONAL) for t in range(self.tiles))
         self.diagonal = tuple(neighbours(t, DIAGONAL) for t in range(self.tiles))
         self.around = tuple(self.orthogonal[t] + self.diagonal[t] for t in range(self.tiles))
+        # the four straight lines out of each tile, as far as the longest range reaches
+        longest = max(self.reach)
+        self.rays = tuple(tuple(tuple(self.ray(t, d, longest)) for d in range(4)) for t in range(self.tiles))
         # CRITS-18, CRITS-44: each side's start zone lies behind its red line.
         depth = o.start_depth * o.width
         self.start_zone = (tuple(range(depth)), tuple(range(self.tiles - depth, self.tiles)))

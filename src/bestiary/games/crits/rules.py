@@ -172,6 +172,8 @@ def target_at(state: CritsState, tile: int, player: int) -> int:
     occupant = state.board[tile]
     if occupant >= 0:
         return occupant if state.side[occupant] != player else -1
+    if DROPPED not in state.where:
+        return -1
     dropped = state.dropped_at(tile)
     return dropped[0] if dropped else -1  # CRITS-37: dropped items can be destroyed
 
@@ -184,8 +186,8 @@ def attack_tiles(state: CritsState, piece: int) -> list[int]:
     origin = state.pos[piece]
     reach = game.reach[state.card[piece]]
     out = []
-    for direction in range(4):
-        for tile in game.ray(origin, direction, reach):
+    for line in game.rays[origin]:
+        for tile in line[:reach]:
             if target_at(state, tile, player) >= 0:
                 out.append(tile)
             if state.board[tile] >= 0:
