@@ -96,7 +96,8 @@ class CritsCreatures(Game):
         self.activated: tuple[Effect | None, ...] = tuple(
             next((e for k, e in fx.items() if k in ACTIVATED), None) for fx in self.effects)
         self.split_second_cards = {kind: [i for i, c in enumerate(cards) if c.kind == kind
-                                          and "split-second" in self.effects[i]] for kind in ("creature", "item")}
+                                          and "split-second" in self.effects[i]]
+                                   for kind in ("titan", "creature", "item")}
         self.start_cards: list[int] = []
         for army in self.armies:
             ids = [army.titan, *army.creatures, *army.items]
@@ -181,7 +182,7 @@ class CritsCreatures(Game):
                                  for t in range(self.tiles))
         self.drop_crown_actions = tuple(add(DropCrown(len(table), names[t])) for t in range(self.tiles))
         self.deploy_actions = {c: add(Deploy(len(table), self.cards[c].id))
-                               for kind in ("creature", "item") for c in self.split_second_cards[kind]}
+                               for kind in ("titan", "creature", "item") for c in self.split_second_cards[kind]}
         self.raise_actions = {c: add(Raise(len(table), self.cards[c].id))
                               for c in range(len(self.cards)) if self.kind[c] == "creature"}
         self.words = {w: add(Word(len(table), w)) for w in ("end turn", "counter", "no counter", "pass")}
