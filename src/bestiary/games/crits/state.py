@@ -396,6 +396,7 @@ class CritsState(State):
             "crowns": [self.tile_name(t) if t >= 0 else None for t in self.crown],
             "kingless": list(self.kingless), "reserve": reserve_counts, "pieces": pieces,
             "combat": combat, "aims": [self.tile_name(t) for t in self.aims],
+            "declared": [c[:3] for c in self.combats],
             "winner": None if self.phase != rules.OVER else (None if self.winner == rules.DRAW else self.winner),
             "reason": self.reason,
         }

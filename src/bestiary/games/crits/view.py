@@ -7,6 +7,13 @@ from rich.markup import escape
 from bestiary.core.api import JSON
 
 SIDE_STYLE = ("cyan", "magenta")
+PHASE_HINTS = {
+    "respond": "an attack is declared; before the dice, use an effect, deploy a Split Second card, or pass.",
+    "counter": "your piece held: counter-attack with its full attack, or not.",
+    "aim": "choose a target for each attack die before any is rolled.",
+    "target": "choose the tile.",
+    "raise": "choose the creature to bring back from your graveyard.",
+}
 
 
 def column_name(column: int) -> str:
@@ -104,6 +111,12 @@ def render(observation: JSON) -> str:
                      f"rolled: {rolled}; still to roll: {', '.join(f'd{d}' for d in combat['to_roll']) or '-'}")
         if combat["attack_total"] is not None:
             lines.append(f"  attack total {combat['attack_total']}")
+    for attacker, target, dice in o["declared"]:
+        lines.append(f"Declared: {escape(pieces[attacker]['name'])} (P{pieces[attacker]['side'] + 1}) attacks "
+                     f"{escape(pieces[target]['name'])} with {dice} {'die' if dice == 1 else 'dice'}.")
+    hint = PHASE_HINTS.get(o["phase"])
+    if hint and o["to_act"]:
+        lines.append(f"[bold]P{o['to_act'][0] + 1}[/bold]: {hint}")
     if o["aims"]:
         lines.append("Dice aimed at: " + ", ".join(o["aims"]))
     if o["phase"] == "over":
