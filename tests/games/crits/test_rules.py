@@ -118,3 +118,19 @@ def test_a_full_game_between_heuristic_agents_finishes() -> None:
         state.apply_action(policy(state.observation(player), state.legal_actions(player), player, rng),
                            player=player)
     assert len(state.returns()) == 2
+
+
+def test_manual_placement_ends_with_the_roll_off() -> None:
+    # CRITS-44, CRITS-45: P1 places every piece, then P2, then the d20 roll-off.
+    game = bestiary.load_game("crits-creatures", placement="manual")
+    state = game.new_initial_state(seed=3)
+    assert isinstance(state, CritsState) and isinstance(game, CritsCreatures)
+    placed_by = []
+    while state.phase == rules.PLACE:
+        placed_by.append(state.current_player())
+        state.apply_action(state.legal_actions()[-1])
+    assert placed_by == sorted(placed_by) and set(placed_by) == {0, 1}
+    assert state.phase == rules.FIRST_ROLL
+    for piece in range(32):
+        if state.where[piece] == rules.BOARD:
+            assert state.pos[piece] in game.in_zone[state.side[piece]]

@@ -35,6 +35,8 @@ class CritsOptions(GameOptions):
     cards: str | None = Field(None, description="path to a card file (default: the starter set)")
     first_player: int | Literal["roll"] = Field(
         "roll", description="'roll' for the d20 roll-off, or the seat that goes first")
+    placement: Literal["preset", "manual"] = Field(
+        "preset", description="'preset': the army's standard layout; 'manual': each player places every piece")
     allies_block: bool = Field(True, description="a piece cannot move through a tile its own side stands on")
     turn_limit: int = Field(120, ge=2, le=10_000,
                             description="turns (both players' together) after which the game is a draw")

@@ -10,9 +10,10 @@ if TYPE_CHECKING:
     from bestiary.games.crits.state import CritsState
 
 # where a piece is
-RESERVE, BOARD, EQUIPPED, DROPPED, GRAVEYARD, GONE = range(6)
-PLACES = ("reserve", "board", "equipped", "dropped", "graveyard", "gone")
+RESERVE, BOARD, EQUIPPED, DROPPED, GRAVEYARD, GONE, WAITING = range(7)
+PLACES = ("reserve", "board", "equipped", "dropped", "graveyard", "gone", "waiting")
 
+PLACE = "place"
 FIRST_ROLL = "first-roll"
 TURN = "turn"
 AIM = "aim"
@@ -22,7 +23,7 @@ RESPOND = "respond"
 ROLL = "roll"
 COUNTER = "counter"
 OVER = "over"
-PHASES = (FIRST_ROLL, TURN, AIM, TARGET, RAISE, RESPOND, ROLL, COUNTER, OVER)
+PHASES = (PLACE, FIRST_ROLL, TURN, AIM, TARGET, RAISE, RESPOND, ROLL, COUNTER, OVER)
 
 MOVES_PER_TURN = 5  # CRITS-5, CRITS-56
 KINGLESS_TURNS_TO_LOSE = 3  # CRITS-41, CRITS-60
@@ -31,6 +32,37 @@ DRAW = 2
 
 def seat(player: int) -> str:
     return f"P{player + 1}"
+
+
+# -- setting up ------------------------------------------------------------------------------
+def next_to_place(state: CritsState) -> int:
+    """The next piece of the placing player still waiting, in army-file order (Titan, creatures, items)."""
+    base = state.player * 16
+    return next((p for p in range(base, base + 16) if state.where[p] == WAITING), -1)
+
+
+def place(state: CritsState, tile: int) -> None:
+    # CRITS-18, CRITS-30, CRITS-44 (option placement="manual"): each piece on a free tile behind the red line;
+    # P1 places all of theirs, then P2.
+    piece = next_to_place(state)
+    state.where[piece] = BOARD
+    state.pos[piece] = tile
+    state.board[tile] = piece
+    state._log("place", f"{state.name(piece)} is placed on {state.game.tile_names[tile]}.")
+    if next_to_place(state) >= 0:
+        return
+    if state.player == 0:
+        state.player = 1
+    else:
+        begin(state)
+
+
+def begin(state: CritsState) -> None:
+    first = state.game.options.first_player
+    if first == "roll":
+        state.phase = FIRST_ROLL
+    else:
+        start_turn(state, int(first))
 
 
 # -- the first player --------------------------------------------------------------------------

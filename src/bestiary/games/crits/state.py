@@ -85,8 +85,11 @@ class CritsState(State):
                            "board.")
                 state._log("reserve", f"{rules.seat(player)} holds off the board: "
                            + ", ".join(state.card_name(p) for p in held_back) + ".", audience=(player,))
-        if game.options.first_player != "roll":
-            rules.start_turn(state, int(game.options.first_player))
+        if game.options.placement == "manual":
+            state.phase = rules.PLACE
+            state.player = 0
+        else:
+            rules.begin(state)
         return state
 
     def place_army(self, player: int, king: int) -> None:
@@ -110,7 +113,11 @@ class CritsState(State):
                 titan.append(piece)
             elif piece != king:
                 fighters.append(piece)
+        manual = game.options.placement == "manual"
         for piece, tile in zip([*fighters, *titan, king, *items], tiles, strict=False):
+            if manual:
+                self.where[piece] = rules.WAITING
+                continue
             self.where[piece] = BOARD
             self.pos[piece] = tile
             self.board[tile] = piece
@@ -166,7 +173,7 @@ class CritsState(State):
             return CHANCE
         if phase == rules.OVER:
             return TERMINAL
-        if phase == rules.TURN or phase == rules.AIM:
+        if phase in (rules.TURN, rules.AIM, rules.PLACE):
             return self.player
         return self.actor
 
@@ -180,6 +187,8 @@ class CritsState(State):
         phase = self.phase
         if phase == rules.TURN:
             return self._turn_actions()
+        if phase == rules.PLACE:
+            return [game.aim_actions[t] for t in game.start_zone[self.player] if self.board[t] < 0]
         if phase == rules.AIM:
             splitter = self.current[0]
             return [game.aim_actions[t] for t in rules.attack_tiles(self, splitter)]
@@ -296,7 +305,9 @@ class CritsState(State):
             self._word(action.word, player)
 
     def _aim(self, tile: int, player: int) -> None:
-        if self.phase == rules.AIM:
+        if self.phase == rules.PLACE:
+            rules.place(self, tile)
+        elif self.phase == rules.AIM:
             # CRITS-62: each die's target is declared before any die is rolled.
             self.aims.append(tile)
             splitter = self.current[0]
@@ -397,6 +408,7 @@ class CritsState(State):
             "kingless": list(self.kingless), "reserve": reserve_counts, "pieces": pieces,
             "combat": combat, "aims": [self.tile_name(t) for t in self.aims],
             "declared": [c[:3] for c in self.combats],
+            "next_to_place": rules.next_to_place(self) if self.phase == rules.PLACE else None,
             "winner": None if self.phase != rules.OVER else (None if self.winner == rules.DRAW else self.winner),
             "reason": self.reason,
         }

@@ -95,7 +95,7 @@ def render(observation: JSON) -> str:
         lines.append(f"[{style}]P{side + 1}{you}[/{style}]: {escape(king)}; {o['reserve'][side]} card(s) held off "
                      "the board")
         for p in o["pieces"]:
-            if p["side"] == side and p["where"] in ("board", "equipped", "dropped", "reserve"):
+            if p["side"] == side and p["where"] in ("board", "equipped", "dropped", "reserve", "waiting"):
                 if p["where"] == "equipped":
                     continue
                 lines.append(piece_line(p, kings, pieces))
@@ -115,6 +115,8 @@ def render(observation: JSON) -> str:
         lines.append(f"Declared: {escape(pieces[attacker]['name'])} (P{pieces[attacker]['side'] + 1}) attacks "
                      f"{escape(pieces[target]['name'])} with {dice} {'die' if dice == 1 else 'dice'}.")
     hint = PHASE_HINTS.get(o["phase"])
+    if o["next_to_place"] is not None:
+        hint = f"choose a free tile behind your red line for {escape(pieces[o['next_to_place']]['name'])}."
     if hint and o["to_act"]:
         lines.append(f"[bold]P{o['to_act'][0] + 1}[/bold]: {hint}")
     if o["aims"]:
