@@ -121,6 +121,9 @@ class CritsCreatures(Game):
         self.orthogonal = tuple(neighbours(t, ORTHOGONAL) for t in range(self.tiles))
         self.diagonal = tuple(neighbours(t, DIAGONAL) for t in range(self.tiles))
         self.around = tuple(self.orthogonal[t] + self.diagonal[t] for t in range(self.tiles))
+        # CRITS-7: each step out of a tile with its cost, orthogonal 1, diagonal 2
+        self.steps = tuple(tuple((n, 1) for n in self.orthogonal[t]) + tuple((n, 2) for n in self.diagonal[t])
+                           for t in range(self.tiles))
         # the four straight lines out of each tile, as far as the longest range reaches
         longest = max(self.reach)
         self.rays = tuple(tuple(tuple(self.ray(t, d, longest)) for d in range(4)) for t in range(self.tiles))

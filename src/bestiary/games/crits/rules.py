@@ -105,22 +105,20 @@ def reachable(state: CritsState, piece: int) -> list[int]:
     pass_allies = not game.options.allies_block
     best = {start: 0}
     buckets: list[list[int]] = [[start]] + [[] for _ in range(budget)]
-    orthogonal, diagonal = game.orthogonal, game.diagonal
-    for cost in range(budget + 1):
+    steps = game.steps
+    for cost in range(budget):
         for tile in buckets[cost]:
             if best[tile] < cost:
                 continue
-            for steps, extra in ((orthogonal[tile], 1), (diagonal[tile], 2)):
+            for nxt, extra in steps[tile]:
                 new = cost + extra
-                if new > budget:
+                if new > budget or best.get(nxt, 99) <= new:
                     continue
-                for nxt in steps:
-                    occupant = board[nxt]
-                    if occupant >= 0 and not (pass_allies and side[occupant] == mine):
-                        continue
-                    if best.get(nxt, 99) > new:
-                        best[nxt] = new
-                        buckets[new].append(nxt)
+                occupant = board[nxt]
+                if occupant >= 0 and not (pass_allies and side[occupant] == mine):
+                    continue
+                best[nxt] = new
+                buckets[new].append(nxt)
     return [t for t in best if board[t] < 0]
 
 
