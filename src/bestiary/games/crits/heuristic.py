@@ -54,7 +54,7 @@ class CritsHeuristic:
                 return -1.0 - self.danger(o, action.to, player)  # the King keeps back
             if crown and piece["royal"]:
                 return 5.0 + gain
-            return 1.0 + gain * 0.5 - self.danger(o, action.to, player) * 0.2
+            return 1.0 + gain - self.danger(o, action.to, player) * 0.1
         if isinstance(action, Attack | Pincer):
             tile = action.target
             target = at.get(tile)
@@ -62,7 +62,7 @@ class CritsHeuristic:
                 return 2.0
             value = 30.0 if target["piece"] == enemy_king else 8.0 if target["kind"] == "titan" else 6.0
             if target["kind"] == "item":
-                value = 1.0
+                value = 0.5
             attacker = at.get(action.origin) if isinstance(action, Attack) else None
             odds = 1.0
             if attacker is not None and target["kind"] != "item":

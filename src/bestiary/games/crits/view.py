@@ -62,7 +62,7 @@ def render(observation: JSON) -> str:
     dropped = {p["tile"] for p in o["pieces"] if p["where"] == "dropped"}
     crowns = {tile: side for side, tile in enumerate(o["crowns"]) if tile}
     kings = o["kings"]
-    lines = [f"[bold]Crit's Creatures[/bold] - turn {o['turn']} of {o['turn_limit']}, "
+    lines = [f"[bold]Crit's Creatures[/bold] - turn {min(o['turn'], o['turn_limit'])} of {o['turn_limit']}, "
              f"[{SIDE_STYLE[o['player']]}]P{o['player'] + 1}[/{SIDE_STYLE[o['player']]}] to play"
              f" ({o['moves_made']} of 5 moves made{', attacked' if o['attacked'] else ''})"]
     header = "     " + "".join(f" {column_name(c)} " for c in range(width))
