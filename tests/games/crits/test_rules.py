@@ -10,7 +10,7 @@ import pytest
 from rich.text import Text
 
 import bestiary
-from bestiary.core.errors import OptionError
+from bestiary.core.errors import OptionError, StateFormatError
 from bestiary.games.crits import rules
 from bestiary.games.crits.game import CritsCreatures
 from bestiary.games.crits.state import CritsState
@@ -96,9 +96,9 @@ def test_render_draws_the_board_and_escapes_brackets() -> None:
 
 
 def test_bad_state_is_refused() -> None:
-    with pytest.raises(Exception, match="two pieces stand on A1"):
+    with pytest.raises(StateFormatError, match="two pieces stand on A1"):
         arena(p4={"where": "board", "tile": "A1"})
-    with pytest.raises(Exception, match="no tile named"):
+    with pytest.raises(StateFormatError, match="no tile named"):
         arena(p4={"where": "board", "tile": "Z99"})
 
 
