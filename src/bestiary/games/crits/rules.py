@@ -67,18 +67,13 @@ def begin(state: CritsState) -> None:
 
 # -- the first player --------------------------------------------------------------------------
 def roll_off(state: CritsState, value: int) -> None:
-    # CRITS-45: each player rolls a d20; the higher goes first; a tie is rolled again.
+    # CRITS-45: each player rolls a d20; the higher goes first (P2's roll never ties, see chance_outcomes).
     rolls = state.first_rolls
     player = 0 if rolls[0] < 0 else 1
     rolls[player] = value
     state._log("roll-off", f"{seat(player)} rolls d20 for the first turn: {value}.", player=player, value=value)
-    if player == 0:
-        return
-    if rolls[0] == rolls[1]:
-        state._log("roll-off", "A tie: both roll again.")
-        state.first_rolls = [-1, -1]
-        return
-    start_turn(state, 0 if rolls[0] > rolls[1] else 1)
+    if player == 1:
+        start_turn(state, 0 if rolls[0] > rolls[1] else 1)
 
 
 def start_turn(state: CritsState, player: int) -> None:

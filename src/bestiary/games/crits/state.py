@@ -251,13 +251,18 @@ class CritsState(State):
         return super()._illegal_reason(action, player)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
+        rolls = self.game.roll_actions
+        if self.phase == rules.FIRST_ROLL and self.first_rolls[0] >= 0:
+            # CRITS-45: P2's die never ties P1's: the 19 other faces, each as likely, are exactly the odds of
+            # re-rolling ties, and no run of ties can go on for ever.
+            faces = [v for v in range(1, 21) if v != self.first_rolls[0]]
+            return [(rolls[20, v], 1.0 / 19) for v in faces]
         if self.phase == rules.FIRST_ROLL:
             sides = 20
         elif self.phase == rules.ROLL:
             sides = self.todo[0]
         else:
             return []
-        rolls = self.game.roll_actions
         return [(rolls[sides, v], 1.0 / sides) for v in range(1, sides + 1)]
 
     # -- applying actions ------------------------------------------------------------------------
