@@ -62,12 +62,43 @@ def test_reachable_counts_diagonals_as_two_and_cuts_corners() -> None:
     # CRITS-6, CRITS-7: a diagonal step may pass between two occupied tiles.
     state = arena(p4={"where": "board", "tile": "B2"}, p5={"where": "board", "tile": "B3"},
                   p6={"where": "board", "tile": "C2"})
-    names = state.game.tile_names
-    ghoul = 4
-    reach = {names[t] for t in rules.reachable(state, ghoul)}
+    reach = {str(a).split()[2] for a in state.legal_actions() if str(a).startswith("move B2 ")}
     assert "C3" in reach  # the diagonal between B3 and C2
     assert "F2" not in reach and "E3" in reach  # E3: diagonal 2 + two steps
     assert "B2" not in reach
+
+
+def cheapest_paths(game: CritsCreatures, start: int, blocked: set[int], budget: int) -> set[int]:
+    """A plain Dijkstra over the board, the reference for rules.reachable."""
+    best = {start: 0}
+    frontier = [start]
+    while frontier:
+        frontier.sort(key=lambda t: best[t])
+        tile = frontier.pop(0)
+        for steps, cost in ((game.orthogonal[tile], 1), (game.diagonal[tile], 2)):
+            for nxt in steps:
+                new = best[tile] + cost
+                if nxt not in blocked and new <= budget and new < best.get(nxt, budget + 1):
+                    best[nxt] = new
+                    frontier.append(nxt)
+    return set(best) - {start}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_reachable_agrees_with_a_plain_search(seed: int) -> None:
+    rng = random.Random(seed)
+    game = bestiary.load_game("crits-creatures", width=8, length=12, start_depth=2, first_player=0)
+    assert isinstance(game, CritsCreatures)
+    tiles = rng.sample(range(1, game.tiles - 1), 16)  # the Kings stand on A1 and H12
+    pieces = {f"p{n}": {"where": "board", "tile": game.tile_names[t]} for n, t in zip((4, 5, 6, 7, 8, 9, 2, 3,
+                                                                                     20, 21, 22, 23, 24, 25, 18, 19),
+                                                                                    tiles, strict=True)}
+    state = arena(**pieces)
+    blocked = {state.pos[p] for p in range(32) if state.where[p] == rules.BOARD}
+    free = game.all_tiles & ~sum(1 << t for t in blocked)
+    for piece in (4, 7, 2):
+        expected = cheapest_paths(game, state.pos[piece], blocked, game.moves[state.card[piece]])
+        assert set(rules.reachable(state, piece, free, free)) == expected
 
 
 def test_every_card_in_battle_is_open_and_reserve_cards_are_hidden() -> None:

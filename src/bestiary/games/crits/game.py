@@ -121,9 +121,10 @@ class CritsCreatures(Game):
         self.orthogonal = tuple(neighbours(t, ORTHOGONAL) for t in range(self.tiles))
         self.diagonal = tuple(neighbours(t, DIAGONAL) for t in range(self.tiles))
         self.around = tuple(self.orthogonal[t] + self.diagonal[t] for t in range(self.tiles))
-        # CRITS-7: each step out of a tile with its cost, orthogonal 1, diagonal 2
-        self.steps = tuple(tuple((n, 1) for n in self.orthogonal[t]) + tuple((n, 2) for n in self.diagonal[t])
-                           for t in range(self.tiles))
+        # the board as bits (bit t = tile t), so a whole frontier steps at once (rules.reachable)
+        self.all_tiles = (1 << self.tiles) - 1
+        self.not_first_column = sum(1 << t for t in range(self.tiles) if t % o.width > 0)
+        self.not_last_column = sum(1 << t for t in range(self.tiles) if t % o.width < o.width - 1)
         # the four straight lines out of each tile, as far as the longest range reaches
         longest = max(self.reach)
         self.rays = tuple(tuple(tuple(self.ray(t, d, longest)) for d in range(4)) for t in range(self.tiles))
@@ -131,6 +132,18 @@ class CritsCreatures(Game):
         depth = o.start_depth * o.width
         self.start_zone = (tuple(range(depth)), tuple(range(self.tiles - depth, self.tiles)))
         self.in_zone = tuple(frozenset(zone) for zone in self.start_zone)
+
+    def orthogonal_step(self, tiles: int) -> int:
+        """Every tile one orthogonal step from a tile in the bit set `tiles`."""
+        width, left, right = self.width, self.not_first_column, self.not_last_column
+        return (((tiles & right) << 1) | ((tiles & left) >> 1) | (tiles << width) | (tiles >> width)) & self.all_tiles
+
+    def diagonal_step(self, tiles: int) -> int:
+        """Every tile one diagonal step from a tile in the bit set `tiles`."""
+        width, left, right = self.width, self.not_first_column, self.not_last_column
+        east, west = tiles & right, tiles & left
+        return ((east << (width + 1)) | (west << (width - 1)) | (east >> (width - 1)) | (west >> (width + 1))) \
+            & self.all_tiles
 
     def row(self, tile: int) -> int:
         return tile // self.width

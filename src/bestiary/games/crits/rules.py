@@ -87,34 +87,26 @@ def start_turn(state: CritsState, player: int) -> None:
 
 
 # -- moving --------------------------------------------------------------------------------------
-def reachable(state: CritsState, piece: int) -> list[int]:
-    """CRITS-6, CRITS-7: tiles within the piece's M:, orthogonal steps costing 1 and diagonal steps 2,
-    never through a tile another piece stands on (the `allies_block` option lets a piece pass its own side)."""
+def reachable(state: CritsState, piece: int, free: int, passable: int) -> list[int]:
+    """CRITS-6, CRITS-7: tiles within the piece's M:, orthogonal steps costing 1 and diagonal steps 2, over
+    `passable` tiles (bit sets: free tiles, plus the piece's own side when allies do not block), ending on a
+    `free` one. Layer c holds the tiles first reached at cost c: one orthogonal step from layer c - 1 or one
+    diagonal step from layer c - 2."""
     game = state.game
     budget = game.moves[state.card[piece]]
-    start = state.pos[piece]
-    if budget <= 0:
-        return []
-    board, side = state.board, state.side
-    mine = side[piece]
-    pass_allies = not game.options.allies_block
-    best = {start: 0}
-    buckets: list[list[int]] = [[start]] + [[] for _ in range(budget)]
-    steps = game.steps
-    for cost in range(budget):
-        for tile in buckets[cost]:
-            if best[tile] < cost:
-                continue
-            for nxt, extra in steps[tile]:
-                new = cost + extra
-                if new > budget or best.get(nxt, 99) <= new:
-                    continue
-                occupant = board[nxt]
-                if occupant >= 0 and not (pass_allies and side[occupant] == mine):
-                    continue
-                best[nxt] = new
-                buckets[new].append(nxt)
-    return [t for t in best if board[t] < 0]
+    start = 1 << state.pos[piece]
+    before, last, seen = 0, start, start
+    for _ in range(budget):
+        layer = (game.orthogonal_step(last) | game.diagonal_step(before)) & passable & ~seen
+        seen |= layer
+        before, last = last, layer
+    tiles = []
+    ends = seen & free
+    while ends:
+        low = ends & -ends
+        tiles.append(low.bit_length() - 1)
+        ends ^= low
+    return tiles
 
 
 def may_move(state: CritsState, piece: int) -> bool:

@@ -220,10 +220,18 @@ class CritsState(State):
         player = self.player
         out: list[Action] = []
         mine = range(player * SIDE, player * SIDE + SIDE)
+        occupied = own = 0
+        for piece in range(2 * SIDE):
+            if self.where[piece] == BOARD:
+                occupied |= 1 << self.pos[piece]
+                if self.side[piece] == player:
+                    own |= 1 << self.pos[piece]
+        free = game.all_tiles & ~occupied
+        passable = free if game.options.allies_block else free | own
         for piece in mine:
             if self.where[piece] == BOARD and game.kind[self.card[piece]] != "item" and rules.may_move(self, piece):
                 origin = self.pos[piece]
-                out += [game.move_actions[origin, t] for t in rules.reachable(self, piece)]
+                out += [game.move_actions[origin, t] for t in rules.reachable(self, piece, free, passable)]
         if not self.attacked:
             for piece in mine:
                 if self.where[piece] != BOARD or not rules.can_attack(self, piece):
