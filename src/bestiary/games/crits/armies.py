@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bestiary.core.cards import CardSet
 from bestiary.core.errors import BestiaryError
 from bestiary.games.crits.cards import CritsCard
+from bestiary.games.crits.effects import EFFECTS
 
 PRESET_DIR = Path(__file__).parent / "armies"
 CREATURES_PER_ARMY = 10
@@ -119,7 +120,8 @@ def check_army(parsed: _ArmyFile, cards: CardSet[CritsCard], where: str) -> Army
         # CRITS-53: a starred card at most once; CRITS-58, CRITS-29: three copies unless Unlimited.
         if c.star and count > 1:
             raise ArmyError(f"{where}: '{card_id}' has a star: one copy at most (CRITS-53), this army has {count}")
-        if count > MAX_COPIES and "unlimited" not in c.keywords():
+        unlimited = next((e for e in c.effects if e["keyword"] == "unlimited"), None)
+        if count > MAX_COPIES and not (unlimited and EFFECTS.run(EFFECTS.parse(unlimited), None, -1)):
             raise ArmyError(f"{where}: at most {MAX_COPIES} copies of '{card_id}' unless it is Unlimited "
                             f"(CRITS-58), this army has {count}")
     # CRITS-38, CRITS-39, CRITS-43: the King is one of the army's Royal creatures.

@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
 EFFECTS = EffectRegistry("crits-creatures")
 
-# Effects a player activates (once per game per card) and what their target is.
-ACTIVATED = {"kill": "enemy", "sacrifice": "own", "necro": "graveyard"}
+# Effects a player activates, once per game per card (the others work by themselves).
+ACTIVATED = frozenset({"kill", "sacrifice", "necro"})
 
 
 @EFFECTS.register("root", bonus=int)

@@ -113,7 +113,12 @@ def may_move(state: CritsState, piece: int) -> bool:
     # CRITS-5, CRITS-56: up to five different pieces a turn; each moves once. Swift cards override (CRITS-54).
     if state.moved >> piece & 1:
         return False
-    return state.moves_made < MOVES_PER_TURN or "swift" in state.game.effects[state.card[piece]]
+    return state.moves_made < MOVES_PER_TURN or is_swift(state, piece)
+
+
+def is_swift(state: CritsState, piece: int) -> bool:
+    swift = state.game.effects[state.card[piece]].get("swift")
+    return swift is not None and bool(EFFECTS.run(swift, state, piece))
 
 
 def move_piece(state: CritsState, piece: int, to: int) -> None:
@@ -123,7 +128,7 @@ def move_piece(state: CritsState, piece: int, to: int) -> None:
     state.board[to] = piece
     state.pos[piece] = to
     state.moved |= 1 << piece
-    if "swift" not in game.effects[state.card[piece]]:
+    if not is_swift(state, piece):
         state.moves_made += 1
     state._log("move", f"{state.name(piece)} moves {game.tile_names[origin]} to {game.tile_names[to]}.",
                piece=piece)
@@ -347,7 +352,9 @@ def block_bonus(state: CritsState, attacker: int, defender: int) -> tuple[int, s
     game = state.game
     effects = game.effects[state.card[defender]]
     root = effects.get("root")
-    pierce = "pierce" in game.effects[state.card[attacker]] and effect_reaches(state, attacker, defender)
+    piercing = game.effects[state.card[attacker]].get("pierce")
+    pierce = piercing is not None and effect_reaches(state, attacker, defender) \
+        and bool(EFFECTS.run(piercing, state, attacker))
     if pierce and root is None:
         return 0, " (pierced: no block bonus)"
     bonus, notes = 0, ""
@@ -461,7 +468,7 @@ def deploy(state: CritsState, piece: int, tile: int) -> None:
     state.where[piece] = BOARD
     state.pos[piece] = tile
     state.board[tile] = piece
-    lasts = state.game.effects[state.card[piece]]["split-second"].params["lasts"]
+    lasts = EFFECTS.run(state.game.effects[state.card[piece]]["split-second"], state, piece)
     state.lasts[piece] = int(lasts)
     state._log("deploy", f"{state.name(piece)} enters play on {state.game.tile_names[tile]}.")
     after_effect(state)
