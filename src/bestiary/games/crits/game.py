@@ -54,10 +54,6 @@ class CritsOptions(GameOptions):
         return self
 
 
-def column_name(column: int) -> str:
-    return chr(ord("A") + column)
-
-
 @register_game
 class CritsCreatures(Game):
     info = GameInfo(
@@ -110,7 +106,7 @@ class CritsCreatures(Game):
         o = self.options
         self.width, self.length = o.width, o.length
         self.tiles = o.width * o.length
-        self.tile_names = tuple(f"{column_name(t % o.width)}{t // o.width + 1}" for t in range(self.tiles))
+        self.tile_names = tuple(f"{view.column_name(t % o.width)}{t // o.width + 1}" for t in range(self.tiles))
         self.tile_index = {name: t for t, name in enumerate(self.tile_names)}
 
         def neighbours(t: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
