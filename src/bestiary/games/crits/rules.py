@@ -146,6 +146,8 @@ def can_hold(state: CritsState, creature: int, item: int) -> bool:
 
 def pick_up(state: CritsState, creature: int, tile: int) -> None:
     # CRITS-36: either player may pick up a dropped item by moving an eligible creature onto its tile.
+    if DROPPED not in state.where:
+        return
     for item in state.dropped_at(tile):
         if can_hold(state, creature, item):
             state.where[item] = EQUIPPED
