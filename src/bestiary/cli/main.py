@@ -13,6 +13,7 @@ from rich.table import Table
 
 import bestiary
 from bestiary.agents import agent_names
+from bestiary.cli.army import app as army_app
 from bestiary.cli.docs import doc_path
 from bestiary.cli.play import HUMAN, Quit, TerminalTable
 from bestiary.core.chance import fresh_seed
@@ -24,6 +25,7 @@ from bestiary.core.scenario import run_scenario
 app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop games.", no_args_is_help=True,
                   pretty_exceptions_enable=False, add_completion=False)
 console = Console(highlight=False, soft_wrap=True)
+app.add_typer(army_app, name="army")
 
 
 def fail(message: str) -> typer.Exit:

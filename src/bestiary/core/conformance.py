@@ -96,10 +96,12 @@ def check_state(state: State, rng: random.Random, where: str) -> None:
               f"{where}: legal_actions_mask disagrees with legal_actions for P{player + 1}")
         for action in legal:
             check(game.parse_action(str(action)) == action, f"{where}: '{action}' does not read back")
-        illegal = [a for a in game.player_action_table() if a not in legal]
+        legal_indices = {a.index for a in legal}
+        table = game.player_action_table()
+        illegal = [table[i] for i in rng.sample(range(len(table)), min(len(table), 32)) if i not in legal_indices]
         if illegal:
             try:
-                state.apply_action(rng.choice(illegal), player=player)
+                state.apply_action(illegal[0], player=player)
             except IllegalActionError:
                 pass
             else:

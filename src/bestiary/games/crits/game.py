@@ -1,0 +1,249 @@
+"""Crit's Creatures as a Bestiary game: options, card set, armies, board geometry and action tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from bestiary.core.api import JSON, Game, GameInfo, GameOptions
+from bestiary.core.cards import CardSet
+from bestiary.core.effects import Effect
+from bestiary.core.errors import OptionError, StateFormatError
+from bestiary.core.registry import register_game
+from bestiary.games.crits import view
+from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
+from bestiary.games.crits.armies import Army, ArmyError, read_army
+from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards
+from bestiary.games.crits.effects import ACTIVATED, EFFECTS
+from bestiary.games.crits.heuristic import CritsHeuristic
+from bestiary.games.crits.state import CritsState
+
+PIECES_PER_SIDE = 16  # CRITS-42: 1 Titan, 10 creatures, 5 items
+ORTHOGONAL = ((0, 1), (0, -1), (1, 0), (-1, 0))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+class CritsOptions(GameOptions):
+    players: int = Field(2, ge=2, le=2, description="Crit's Creatures is a two-player game")
+    width: int = Field(10, ge=4, le=26, description="tiles across the board (columns A, B, ...)")
+    length: int = Field(30, ge=6, le=60, description="tiles from one player's edge to the other's (rows 1, 2, ...)")
+    start_depth: int = Field(3, ge=1, le=10, description="rows behind each player's red line (the start zone)")
+    armies: tuple[str, str] = Field(("grave-legion", "verdant-host"),
+                                    description="each player's army: a preset name or an army file (TOML)")
+    cards: str | None = Field(None, description="path to a card file (default: the starter set)")
+    first_player: int | Literal["roll"] = Field(
+        "roll", description="'roll' for the d20 roll-off, or the seat that goes first")
+    placement: Literal["preset", "manual"] = Field(
+        "preset", description="'preset': the army's standard layout; 'manual': each player places every piece")
+    allies_block: bool = Field(True, description="a piece cannot move through a tile its own side stands on")
+    turn_limit: int = Field(120, ge=2, le=10_000,
+                            description="turns (both players' together) after which the game is a draw")
+
+    @model_validator(mode="after")
+    def _fits(self) -> CritsOptions:
+        if 2 * self.start_depth >= self.length:
+            raise ValueError(f"start_depth {self.start_depth} leaves no room between the red lines on a board "
+                             f"{self.length} long")
+        if self.width * self.start_depth < PIECES_PER_SIDE:
+            raise ValueError(f"a start zone of {self.width} x {self.start_depth} tiles cannot hold an army's "
+                             f"{PIECES_PER_SIDE} pieces")
+        if isinstance(self.first_player, int) and self.first_player not in (0, 1):
+            raise ValueError("first_player must be 0, 1 or 'roll'")
+        return self
+
+
+@register_game
+class CritsCreatures(Game):
+    info = GameInfo(
+        name="crits-creatures", title="Crit's Creatures", rules_version="1.0", player_counts=(2,),
+        summary="Miniatures battle on a tile board: move up to five pieces, attack once, roll dice; "
+                "dethrone the enemy King and keep them from crowning a new one for three turns.",
+        chance="explicit", information="imperfect", rules_doc="crits-creatures.md")
+    Options = CritsOptions
+    options: CritsOptions
+
+    def __init__(self, options: CritsOptions) -> None:
+        self.options = options
+        self.card_set: CardSet[CritsCard] = load_crits_cards(options.cards or STARTER_CARDS)
+        try:
+            self.armies: tuple[Army, Army] = (read_army(options.armies[0], self.card_set),
+                                              read_army(options.armies[1], self.card_set))
+        except ArmyError as error:
+            raise OptionError(f"crits-creatures: {error}") from None
+        self._build_cards()
+        self._build_board()
+        self._build_actions()
+        self._heuristic: CritsHeuristic | None = None
+        super().__init__(options)
+
+    # -- card tables (index = position in the card file) ----------------------------------------
+    def _build_cards(self) -> None:
+        cards = self.card_set.cards
+        self.cards = cards
+        self.card_index = {c.id: i for i, c in enumerate(cards)}
+        self.kind = tuple(c.kind for c in cards)
+        self.moves = tuple(c.move for c in cards)
+        self.attack_dice = tuple(c.attack_dice for c in cards)
+        self.defence_dice = tuple(c.defence_dice for c in cards)
+        self.reach = tuple(c.range for c in cards)
+        self.royal = tuple(c.royal for c in cards)
+        self.effects: tuple[dict[str, Effect], ...] = tuple(
+            {e.keyword: e for e in (EFFECTS.parse(raw) for raw in c.effects)} for c in cards)
+        self.activated: tuple[Effect | None, ...] = tuple(
+            next((e for k, e in fx.items() if k in ACTIVATED), None) for fx in self.effects)
+        self.split_second_cards = {kind: [i for i, c in enumerate(cards) if c.kind == kind
+                                          and "split-second" in self.effects[i]]
+                                   for kind in ("titan", "creature", "item")}
+        self.start_cards: list[int] = []
+        for army in self.armies:
+            ids = [army.titan, *army.creatures, *army.items]
+            self.start_cards += [self.card_index[i] for i in ids]
+
+    # -- the board: flat tile indices, row-major from P1's edge ---------------------------------
+    def _build_board(self) -> None:
+        o = self.options
+        self.width, self.length = o.width, o.length
+        self.tiles = o.width * o.length
+        self.tile_names = tuple(f"{view.column_name(t % o.width)}{t // o.width + 1}" for t in range(self.tiles))
+        self.tile_index = {name: t for t, name in enumerate(self.tile_names)}
+
+        def neighbours(t: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+            x, y = t % o.width, t // o.width
+            return tuple((y + dy) * o.width + x + dx for dx, dy in steps
+                         if 0 <= x + dx < o.width and 0 <= y + dy < o.length)
+
+        self.orthogonal = tuple(neighbours(t, ORTHOGONAL) for t in range(self.tiles))
+        self.diagonal = tuple(neighbours(t, DIAGONAL) for t in range(self.tiles))
+        self.around = tuple(self.orthogonal[t] + self.diagonal[t] for t in range(self.tiles))
+        # the board as bits (bit t = tile t), so a whole frontier steps at once (rules.reachable)
+        self.all_tiles = (1 << self.tiles) - 1
+        self.not_first_column = sum(1 << t for t in range(self.tiles) if t % o.width > 0)
+        self.not_last_column = sum(1 << t for t in range(self.tiles) if t % o.width < o.width - 1)
+        # the four straight lines out of each tile, as far as the longest range reaches
+        longest = max(self.reach)
+        self.rays = tuple(tuple(tuple(self.ray(t, d, longest)) for d in range(4)) for t in range(self.tiles))
+        # CRITS-18, CRITS-44: each side's start zone lies behind its red line.
+        depth = o.start_depth * o.width
+        self.start_zone = (tuple(range(depth)), tuple(range(self.tiles - depth, self.tiles)))
+        self.in_zone = tuple(frozenset(zone) for zone in self.start_zone)
+
+    def orthogonal_step(self, tiles: int) -> int:
+        """Every tile one orthogonal step from a tile in the bit set `tiles`."""
+        width, left, right = self.width, self.not_first_column, self.not_last_column
+        return (((tiles & right) << 1) | ((tiles & left) >> 1) | (tiles << width) | (tiles >> width)) & self.all_tiles
+
+    def diagonal_step(self, tiles: int) -> int:
+        """Every tile one diagonal step from a tile in the bit set `tiles`."""
+        width, left, right = self.width, self.not_first_column, self.not_last_column
+        east, west = tiles & right, tiles & left
+        return ((east << (width + 1)) | (west << (width - 1)) | (east >> (width - 1)) | (west >> (width + 1))) \
+            & self.all_tiles
+
+    def row(self, tile: int) -> int:
+        return tile // self.width
+
+    def column(self, tile: int) -> int:
+        return tile % self.width
+
+    def distance(self, a: int, b: int) -> int:
+        return abs(self.row(a) - self.row(b)) + abs(self.column(a) - self.column(b))
+
+    def ray(self, tile: int, direction: int, steps: int) -> list[int]:
+        """Tiles in a straight orthogonal line from `tile` (not included), nearest first."""
+        dx, dy = ORTHOGONAL[direction]
+        x, y = self.column(tile), self.row(tile)
+        out = []
+        for k in range(1, steps + 1):
+            nx, ny = x + dx * k, y + dy * k
+            if not (0 <= nx < self.width and 0 <= ny < self.length):
+                break
+            out.append(ny * self.width + nx)
+        return out
+
+    # -- action tables ---------------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        names = self.tile_names
+        table: list[Any] = []
+
+        def add(action: Any) -> Any:
+            table.append(action)
+            return action
+
+        max_move = max(self.moves)
+        self.move_actions: dict[tuple[int, int], Move] = {}
+        # a diagonal step costs two (CRITS-7), so a move reaches at most its M: in Manhattan distance
+        offsets = [(dx, dy) for dy in range(-max_move, max_move + 1) for dx in range(-max_move, max_move + 1)
+                   if 0 < abs(dx) + abs(dy) <= max_move]
+        width, length = self.width, self.length
+        for a in range(self.tiles):
+            x, y = a % width, a // width
+            for dx, dy in offsets:
+                if 0 <= x + dx < width and 0 <= y + dy < length:
+                    b = a + dy * width + dx
+                    self.move_actions[a, b] = add(Move(len(table), names[a], names[b]))
+        max_reach = max(self.reach)
+        self.attack_actions: dict[tuple[int, int], Attack] = {}
+        for a in range(self.tiles):
+            for direction in range(4):
+                for b in self.ray(a, direction, max_reach):
+                    self.attack_actions[a, b] = add(Attack(len(table), names[a], names[b]))
+        self.pincer_actions = tuple(add(Pincer(len(table), names[t])) for t in range(self.tiles))
+        self.split_actions = tuple(add(Split(len(table), names[t])) for t in range(self.tiles))
+        self.aim_actions = tuple(add(Aim(len(table), names[t])) for t in range(self.tiles))
+        self.use_actions = tuple((add(Use(len(table), names[t], False)), add(Use(len(table), names[t], True)))
+                                 for t in range(self.tiles))
+        self.drop_crown_actions = tuple(add(DropCrown(len(table), names[t])) for t in range(self.tiles))
+        self.deploy_actions = {c: add(Deploy(len(table), self.cards[c].id))
+                               for kind in ("titan", "creature", "item") for c in self.split_second_cards[kind]}
+        self.raise_actions = {c: add(Raise(len(table), self.cards[c].id))
+                              for c in range(len(self.cards)) if self.kind[c] == "creature"}
+        self.words = {w: add(Word(len(table), w)) for w in ("end turn", "counter", "no counter", "pass")}
+        self._player_actions = tuple(table)
+        rolls: list[Roll] = []
+        self.roll_actions: dict[tuple[int, int], Roll] = {}
+        for sides in DIE_SIZES:
+            for value in range(1, sides + 1):
+                self.roll_actions[sides, value] = Roll(len(rolls), sides, value)
+                rolls.append(self.roll_actions[sides, value])
+        self._chance_outcomes = tuple(rolls)
+
+    def player_action_table(self) -> tuple[Any, ...]:
+        return self._player_actions
+
+    def chance_outcome_table(self) -> tuple[Roll, ...]:
+        return self._chance_outcomes
+
+    def card_set_info(self) -> JSON:
+        info = self.card_set.info()
+        if self.options.cards is None:  # the starter set travels with the package
+            info["path"] = f"starter:{Path(self.card_set.path).name}"
+        return info
+
+    def new_initial_state(self, seed: int | None = None) -> CritsState:
+        return CritsState.setup(self, seed)
+
+    def _state_from_dict(self, raw: JSON, seed: int | None) -> CritsState:
+        if not isinstance(raw, dict):
+            raise StateFormatError("the state must be an object")
+        return CritsState.from_dict(self, raw, seed)
+
+    def render(self, observation: JSON) -> str:
+        return view.render(observation)
+
+    @classmethod
+    def check_army(cls, army: str, cards: str | None = None) -> str:
+        """For `bestiary army check`: a one-line summary of a legal army; ArmyError says what is wrong."""
+        card_set = load_crits_cards(cards or STARTER_CARDS)
+        checked = read_army(army, card_set)
+        names = {c.id: c.name for c in card_set.cards}
+        king = names[checked.creatures[checked.king]]
+        equipped = ", ".join(f"{names[checked.items[i]]} on {names[checked.creatures[c]]}" for i, c in checked.equips)
+        return (f"{checked.name}: Titan {names[checked.titan]}, King {king}, {len(checked.creatures)} creatures, "
+                f"{len(checked.items)} items" + (f"; equipped: {equipped}" if equipped else ""))
+
+    def heuristic_policy(self) -> CritsHeuristic:
+        if self._heuristic is None:
+            self._heuristic = CritsHeuristic()
+        return self._heuristic

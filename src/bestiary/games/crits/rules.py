@@ -1,0 +1,532 @@
+"""Crit's Creatures rules, one small function per rule (ids in docs/rules/crits-creatures.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bestiary.games.crits.effects import EFFECTS
+
+if TYPE_CHECKING:
+    from bestiary.games.crits.state import CritsState
+
+# where a piece is
+RESERVE, BOARD, EQUIPPED, DROPPED, GRAVEYARD, GONE, WAITING = range(7)
+PLACES = ("reserve", "board", "equipped", "dropped", "graveyard", "gone", "waiting")
+
+PLACE = "place"
+FIRST_ROLL = "first-roll"
+TURN = "turn"
+AIM = "aim"
+TARGET = "target"
+RAISE = "raise"
+RESPOND = "respond"
+ROLL = "roll"
+COUNTER = "counter"
+OVER = "over"
+PHASES = (PLACE, FIRST_ROLL, TURN, AIM, TARGET, RAISE, RESPOND, ROLL, COUNTER, OVER)
+
+MOVES_PER_TURN = 5  # CRITS-5, CRITS-56
+KINGLESS_TURNS_TO_LOSE = 3  # CRITS-41, CRITS-60
+DRAW = 2
+
+
+def seat(player: int) -> str:
+    return f"P{player + 1}"
+
+
+# -- setting up ------------------------------------------------------------------------------
+def next_to_place(state: CritsState) -> int:
+    """The next piece of the placing player still waiting, in army-file order (Titan, creatures, items)."""
+    base = state.player * 16
+    return next((p for p in range(base, base + 16) if state.where[p] == WAITING), -1)
+
+
+def place(state: CritsState, tile: int) -> None:
+    # CRITS-18, CRITS-30, CRITS-44 (option placement="manual"): each piece on a free tile behind the red line;
+    # P1 places all of theirs, then P2.
+    piece = next_to_place(state)
+    state.where[piece] = BOARD
+    state.pos[piece] = tile
+    state.board[tile] = piece
+    state._log("place", f"{state.name(piece)} is placed on {state.game.tile_names[tile]}.")
+    if next_to_place(state) >= 0:
+        return
+    if state.player == 0:
+        state.player = 1
+    else:
+        begin(state)
+
+
+def begin(state: CritsState) -> None:
+    first = state.game.options.first_player
+    if first == "roll":
+        state.phase = FIRST_ROLL
+    else:
+        start_turn(state, int(first))
+
+
+# -- the first player --------------------------------------------------------------------------
+def roll_off(state: CritsState, value: int) -> None:
+    # CRITS-45: each player rolls a d20; the higher goes first (P2's roll never ties, see chance_outcomes).
+    rolls = state.first_rolls
+    player = 0 if rolls[0] < 0 else 1
+    rolls[player] = value
+    state._log("roll-off", f"{seat(player)} rolls d20 for the first turn: {value}.", player=player, value=value)
+    if player == 1:
+        start_turn(state, 0 if rolls[0] > rolls[1] else 1)
+
+
+def start_turn(state: CritsState, player: int) -> None:
+    state.player = player
+    state.phase = TURN
+    state.moved = 0
+    state.moves_made = 0
+    state.attacked = False
+    state.counter_used = False
+    state._log("turn", f"Turn {state.turn + 1}: {seat(player)} to play.", player=player, turn=state.turn + 1)
+
+
+# -- moving --------------------------------------------------------------------------------------
+def reachable(state: CritsState, piece: int, free: int, passable: int) -> list[int]:
+    """CRITS-6, CRITS-7: tiles within the piece's M:, orthogonal steps costing 1 and diagonal steps 2, over
+    `passable` tiles (bit sets: free tiles, plus the piece's own side when allies do not block), ending on a
+    `free` one. Layer c holds the tiles first reached at cost c: one orthogonal step from layer c - 1 or one
+    diagonal step from layer c - 2."""
+    game = state.game
+    budget = game.moves[state.card[piece]]
+    start = 1 << state.pos[piece]
+    before, last, seen = 0, start, start
+    for _ in range(budget):
+        layer = (game.orthogonal_step(last) | game.diagonal_step(before)) & passable & ~seen
+        seen |= layer
+        before, last = last, layer
+    tiles = []
+    ends = seen & free
+    while ends:
+        low = ends & -ends
+        tiles.append(low.bit_length() - 1)
+        ends ^= low
+    return tiles
+
+
+def may_move(state: CritsState, piece: int) -> bool:
+    # CRITS-5, CRITS-56: up to five different pieces a turn; each moves once. Swift cards override (CRITS-54).
+    if state.moved >> piece & 1:
+        return False
+    return state.moves_made < MOVES_PER_TURN or is_swift(state, piece)
+
+
+def is_swift(state: CritsState, piece: int) -> bool:
+    swift = state.game.effects[state.card[piece]].get("swift")
+    return swift is not None and bool(EFFECTS.run(swift, state, piece))
+
+
+def move_piece(state: CritsState, piece: int, to: int) -> None:
+    game = state.game
+    origin = state.pos[piece]
+    state.board[origin] = -1
+    state.board[to] = piece
+    state.pos[piece] = to
+    state.moved |= 1 << piece
+    if not is_swift(state, piece):
+        state.moves_made += 1
+    state._log("move", f"{state.name(piece)} moves {game.tile_names[origin]} to {game.tile_names[to]}.",
+               piece=piece)
+    pick_up(state, piece, to)
+    take_crown(state, piece, to)
+
+
+def can_hold(state: CritsState, creature: int, item: int) -> bool:
+    # CRITS-20, CRITS-34, CRITS-57: a Royal creature of the item's type, holding nothing yet.
+    game = state.game
+    card = state.card[creature]
+    return (game.kind[card] == "creature" and game.royal[card] and state.held[creature] < 0
+            and game.cards[card].type == game.cards[state.card[item]].type)
+
+
+def pick_up(state: CritsState, creature: int, tile: int) -> None:
+    # CRITS-36: either player may pick up a dropped item by moving an eligible creature onto its tile.
+    if DROPPED not in state.where:
+        return
+    for item in state.dropped_at(tile):
+        if can_hold(state, creature, item):
+            state.where[item] = EQUIPPED
+            state.pos[item] = -1
+            state.holder[item] = creature
+            state.held[creature] = item
+            state.side[item] = state.side[creature]
+            state._log("pick-up", f"{state.name(creature)} picks up {state.card_name(item)}.")
+            return
+
+
+def take_crown(state: CritsState, creature: int, tile: int) -> None:
+    # CRITS-4, CRITS-40: a Royal creature that reaches its side's fallen crown becomes King.
+    player = state.side[creature]
+    game = state.game
+    if state.crown[player] == tile and game.kind[state.card[creature]] == "creature" \
+            and game.royal[state.card[creature]]:
+        state.crown[player] = -1
+        state.king[player] = creature
+        state._log("crown", f"{state.name(creature)} takes the crown and is {seat(player)}'s King.")
+
+
+def drop_crown(state: CritsState, player: int, tile: int) -> None:
+    # CRITS-40: the King drops the crown on an adjacent tile; it lies there for a Royal creature to take.
+    king = state.king[player]
+    state.king[player] = -1
+    state.crown[player] = tile
+    state._log("crown", f"{state.name(king)} drops the crown on {state.game.tile_names[tile]}.")
+
+
+def crown_drop_tiles(state: CritsState, player: int) -> list[int]:
+    king = state.king[player]
+    if king < 0:
+        return []
+    return [t for t in state.game.around[state.pos[king]] if state.board[t] < 0]
+
+
+# -- attacking -----------------------------------------------------------------------------------
+def can_attack(state: CritsState, piece: int) -> bool:
+    # CRITS-8: NA is no attack; items never attack.
+    return bool(state.game.attack_dice[state.card[piece]])
+
+
+def target_at(state: CritsState, tile: int, player: int) -> int:
+    """The piece an attack on `tile` hits: an enemy standing there, else a dropped item lying there."""
+    occupant = state.board[tile]
+    if occupant >= 0:
+        return occupant if state.side[occupant] != player else -1
+    if DROPPED not in state.where:
+        return -1
+    dropped = state.dropped_at(tile)
+    return dropped[0] if dropped else -1  # CRITS-37: dropped items can be destroyed
+
+
+def attack_tiles(state: CritsState, piece: int) -> list[int]:
+    """CRITS-65: an orthogonally adjacent target, never diagonal; CRITS-51: a ranged attack reaches along its
+    row or column up to its range but not past a piece standing in between."""
+    game = state.game
+    player = state.side[piece]
+    origin = state.pos[piece]
+    reach = game.reach[state.card[piece]]
+    out = []
+    for line in game.rays[origin]:
+        for tile in line[:reach]:
+            if target_at(state, tile, player) >= 0:
+                out.append(tile)
+            if state.board[tile] >= 0:
+                break
+    return out
+
+
+def pincer_pair(state: CritsState, tile: int, player: int) -> tuple[int, int] | None:
+    """CRITS-63: two of your pieces in front of and behind an enemy (along the board's length) may both
+    attack it; side by side does not count."""
+    game = state.game
+    enemy = state.board[tile]
+    if enemy < 0 or state.side[enemy] == player or game.kind[state.card[enemy]] == "item":
+        return None
+    row = game.row(tile)
+    if row == 0 or row == game.length - 1:
+        return None
+    front, back = state.board[tile - game.width], state.board[tile + game.width]
+    for attacker in (front, back):
+        if attacker < 0 or state.side[attacker] != player or not can_attack(state, attacker):
+            return None
+    return front, back
+
+
+def declare_attack(state: CritsState, combats: list[list[int]]) -> None:
+    # CRITS-5, CRITS-55: one attack a turn; the move phase is over once it is declared.
+    state.attacked = True
+    state.combats = combats
+    for attacker, target, dice, _ in combats:
+        state._log("attack", f"{state.name(attacker)} attacks {state.name(target)} with "
+                   f"{dice} {'die' if dice == 1 else 'dice'}.", attacker=attacker, target=target)
+    open_response_window(state)
+
+
+def open_response_window(state: CritsState) -> None:
+    # CRITS-52: the defending player may use an effect "at any time"; the window opens only for a player
+    # who holds a usable effect or a Split Second card that can enter play.
+    responder = 1 - state.player
+    if state.can_respond(responder):
+        state.phase = RESPOND
+        state.actor = responder
+    else:
+        next_combat(state)
+
+
+def next_combat(state: CritsState) -> None:
+    while state.combats:
+        combat = state.combats.pop(0)
+        attacker, target = combat[0], combat[1]
+        if state.on_board(attacker) and (state.on_board(target) or state.where[target] == DROPPED):
+            state.current = combat
+            state.stage = 0
+            state.rolled = []
+            state.todo = list(state.game.attack_dice[state.card[attacker]][:combat[2]])
+            state.phase = ROLL
+            return
+    state.current = []
+    end_turn(state)
+
+
+def roll_die(state: CritsState, sides: int, value: int) -> None:
+    # CRITS-59: every die is rolled once and stands; CRITS-47: a natural 20 on a d20 adds (1)D10.
+    state.todo.pop(0)
+    state.rolled.append(value)
+    if sides == 20 and value == 20:
+        state.todo.append(10)
+        state._log("natural-20", "A natural 20: one more d10.")
+    if state.todo:
+        return
+    if state.stage == 0:
+        finish_attack_roll(state)
+    else:
+        finish_defence_roll(state)
+
+
+def finish_attack_roll(state: CritsState) -> None:
+    attacker, target = state.current[0], state.current[1]
+    game = state.game
+    total = sum(state.rolled) + item_bonus(state, attacker, attack=True)
+    state.attack_total = total
+    state._log("roll", f"{state.name(attacker)} rolls {describe_roll(state.rolled)} = {total} to attack.",
+               total=total)
+    if game.kind[state.card[target]] == "item":
+        # CRITS-32: an attack roll at or above the item's Def # destroys it; lower does nothing.
+        threshold = game.cards[state.card[target]].item_def
+        if total >= threshold:
+            state._log("destroy", f"{state.card_name(target)} (Def {threshold}) is destroyed.")
+            remove(state, target, GONE)
+        else:
+            state._log("hold", f"{state.card_name(target)} (Def {threshold}) takes no damage.")
+        next_combat(state)
+        return
+    state.stage = 1
+    state.rolled = []
+    state.todo = list(game.defence_dice[state.card[target]])  # CRITS-9, CRITS-22
+
+
+def finish_defence_roll(state: CritsState) -> None:
+    attacker, target, _, is_counter = state.current
+    bonus, notes = block_bonus(state, attacker, target)
+    total = sum(state.rolled) + bonus
+    state._log("roll", f"{state.name(target)} rolls {describe_roll(state.rolled)}{notes} = {total} to block.",
+               total=total)
+    if state.attack_total > total:
+        # CRITS-10: a higher attack defeats the defender.
+        state._log("defeat", f"{state.attack_total} beats {total}: {state.name(target)} is defeated.")
+        defeat(state, target, attacker)
+        next_combat(state)
+        return
+    # CRITS-64: a tie goes to the defender; CRITS-11, CRITS-12: it may counter-attack once per turn.
+    state._log("hold", f"{total} holds against {state.attack_total}: {state.name(target)} stands.")
+    if not is_counter and not state.counter_used and can_attack(state, target) and state.on_board(attacker):
+        state.phase = COUNTER
+        state.actor = state.side[target]
+        return
+    next_combat(state)
+
+
+def counter_attack(state: CritsState) -> None:
+    # CRITS-11: the defender attacks with its full attack dice; the attacker blocks with its full defence.
+    attacker, target = state.current[0], state.current[1]
+    state.counter_used = True
+    state._log("counter", f"{state.name(target)} counter-attacks {state.name(attacker)}.")
+    dice = len(state.game.attack_dice[state.card[target]])
+    state.combats.insert(0, [target, attacker, dice, 1])
+    next_combat(state)
+
+
+def item_bonus(state: CritsState, piece: int, attack: bool) -> int:
+    item = state.held[piece]
+    if item < 0:
+        return 0
+    card = state.game.cards[state.card[item]]
+    return card.attack_bonus if attack else card.defence_bonus
+
+
+def block_bonus(state: CritsState, attacker: int, defender: int) -> tuple[int, str]:
+    """Root and the held item's bonus; a piercing attack ignores them, unless the defender has Root:
+    then the two effects cancel and the attacker's is negated (CRITS-48)."""
+    game = state.game
+    effects = game.effects[state.card[defender]]
+    root = effects.get("root")
+    piercing = game.effects[state.card[attacker]].get("pierce")
+    pierce = piercing is not None and effect_reaches(state, attacker, defender) \
+        and bool(EFFECTS.run(piercing, state, attacker))
+    if pierce and root is None:
+        return 0, " (pierced: no block bonus)"
+    bonus, notes = 0, ""
+    if root is not None and effect_reaches(state, defender, defender):
+        rooted = int(EFFECTS.run(root, state, defender))
+        if rooted:
+            bonus += rooted
+            notes += f" + Root {rooted}"
+    item = item_bonus(state, defender, attack=False)
+    if item:
+        bonus += item
+        notes += f" + {state.card_name(state.held[defender])} {item}"
+    if pierce:
+        notes += " (Root negates Pierce)"
+    return bonus, notes
+
+
+def describe_roll(values: list[int]) -> str:
+    return " + ".join(str(v) for v in values) if len(values) > 1 else str(values[0])
+
+
+def effect_reaches(state: CritsState, source: int, target: int) -> bool:
+    # CRITS-15, CRITS-16: creature effects never touch Titans; Titan effects touch creatures and Titans.
+    game = state.game
+    return game.kind[state.card[target]] != "titan" or game.kind[state.card[source]] == "titan"
+
+
+# -- defeat ------------------------------------------------------------------------------------
+def defeat(state: CritsState, piece: int, killer: int | None) -> None:
+    game = state.game
+    player = state.side[piece]
+    tile = state.pos[piece]
+    item = state.held[piece]
+    if item >= 0:
+        # CRITS-36: an equipped item drops on the tile where its creature is defeated.
+        state.held[piece] = -1
+        state.holder[item] = -1
+        state.where[item] = DROPPED
+        state.pos[item] = tile
+        state._log("drop", f"{state.card_name(item)} drops on {game.tile_names[tile]}.")
+    if state.king[player] == piece:
+        # CRITS-2, CRITS-3: the King is dethroned; its crown falls on its tile.
+        state.king[player] = -1
+        state.crown[player] = tile
+        state._log("crown", f"{seat(player)}'s King has fallen; the crown lies on {game.tile_names[tile]}.")
+    # CRITS-17: a dead Titan leaves the game; CRITS-21: a dead creature goes to its owner's graveyard.
+    remove(state, piece, GONE if game.kind[state.card[piece]] == "titan" else GRAVEYARD)
+    poison = game.effects[state.card[piece]].get("poison")
+    if poison is not None and killer is not None:
+        EFFECTS.run(poison, state, piece, killer=killer)
+
+
+def remove(state: CritsState, piece: int, place: int) -> None:
+    if state.where[piece] == BOARD:
+        state.board[state.pos[piece]] = -1
+    state.where[piece] = place
+    state.pos[piece] = -1
+
+
+def return_from_graveyard(state: CritsState, piece: int, tile: int) -> None:
+    state.where[piece] = BOARD
+    state.pos[piece] = tile
+    state.board[tile] = piece
+
+
+# -- effects "at any time" ---------------------------------------------------------------------
+def effect_source_tile(state: CritsState, piece: int) -> int:
+    holder = state.holder[piece]
+    return state.pos[holder if holder >= 0 else piece]
+
+
+def effect_targets(state: CritsState, piece: int) -> list[int]:
+    """Tiles the activated effect of `piece` can aim at now (for Necro: whether any creature can return)."""
+    game = state.game
+    effect = game.activated[state.card[piece]]
+    if effect is None or state.used[piece]:
+        return []
+    player = state.side[piece]
+    origin = effect_source_tile(state, piece)
+    if effect.keyword == "necro":
+        if not state.graveyard(player):
+            return []
+        return [t for t in game.orthogonal[origin] if state.board[t] < 0]
+    reach = int(effect.params.get("range", 0))
+    enemy = effect.keyword == "kill"
+    out = []
+    for other in range(len(state.card)):
+        if state.where[other] != BOARD or game.kind[state.card[other]] == "item":
+            continue
+        if (state.side[other] != player) != enemy or not effect_reaches(state, piece, other):
+            continue
+        if game.distance(origin, state.pos[other]) <= reach:
+            out.append(state.pos[other])
+    return out
+
+
+def use_effect(state: CritsState, piece: int, tile: int) -> None:
+    game = state.game
+    effect = game.activated[state.card[piece]]
+    assert effect is not None
+    state.used[piece] = True
+    if effect.keyword == "necro":
+        EFFECTS.run(effect, state, piece, target=state.chosen, tile=tile)
+    else:
+        EFFECTS.run(effect, state, piece, target=state.board[tile])
+    after_effect(state)
+
+
+def deploy(state: CritsState, piece: int, tile: int) -> None:
+    # CRITS-23, CRITS-46: a Split Second card enters play when its owner chooses, behind the red line.
+    state.where[piece] = BOARD
+    state.pos[piece] = tile
+    state.board[tile] = piece
+    lasts = EFFECTS.run(state.game.effects[state.card[piece]]["split-second"], state, piece)
+    state.lasts[piece] = int(lasts)
+    state._log("deploy", f"{state.name(piece)} enters play on {state.game.tile_names[tile]}.")
+    after_effect(state)
+
+
+def after_effect(state: CritsState) -> None:
+    state.chosen = -1
+    state.actor = -1
+    if state.combats:
+        next_combat(state)
+    else:
+        state.phase = TURN
+
+
+# -- the end of a turn ---------------------------------------------------------------------------
+def end_turn(state: CritsState) -> None:
+    player = state.player
+    state.moved_last[player] = state.moved
+    expire_split_seconds(state, player)
+    # CRITS-41, CRITS-60: three consecutive turns of your own without a King lose the game.
+    if state.king[player] < 0:
+        state.kingless[player] += 1
+        left = KINGLESS_TURNS_TO_LOSE - state.kingless[player]
+        if left <= 0:
+            finish(state, 1 - player, f"{seat(player)} has had no King for {KINGLESS_TURNS_TO_LOSE} turns")
+            return
+        state._log("kingless", f"{seat(player)} has no King: {left} turn(s) left to crown one.")
+    else:
+        state.kingless[player] = 0
+    state.turn += 1
+    # CRITS-66: the turn limit ends the game in a draw.
+    if state.turn >= state.game.options.turn_limit:
+        finish(state, DRAW, f"the turn limit of {state.game.options.turn_limit} turns is reached")
+        return
+    start_turn(state, 1 - player)
+
+
+def expire_split_seconds(state: CritsState, player: int) -> None:
+    # CRITS-46: a Split Second card may exist only for a number of its owner's turns.
+    for piece in range(len(state.card)):
+        if state.lasts[piece] > 0 and state.side[piece] == player and state.where[piece] == BOARD:
+            state.lasts[piece] -= 1
+            if state.lasts[piece] == 0:
+                state._log("expire", f"{state.name(piece)}'s time is up: it leaves the game.")
+                defeat(state, piece, None)
+                remove_from_graveyard(state, piece)
+
+
+def remove_from_graveyard(state: CritsState, piece: int) -> None:
+    if state.where[piece] == GRAVEYARD:
+        state.where[piece] = GONE
+
+
+def finish(state: CritsState, winner: int, reason: str) -> None:
+    state.phase = OVER
+    state.winner = winner
+    state.reason = reason
+    text = "The game is a draw" if winner == DRAW else f"{seat(winner)} wins"
+    state._log("over", f"{text}: {reason}.", winner=winner)

@@ -1,0 +1,574 @@
+"""Crit's Creatures state: flat per-piece arrays and a flat board of tiles.
+
+Pieces are numbered side * 16 + slot: slot 0 the Titan, 1-10 the creatures, 11-15 the items, in the army
+file's order. `card`, `side`, `where`, `pos`, `holder` and `held` are indexed by piece; `board` by tile.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
+from bestiary.core.errors import StateFormatError
+from bestiary.games.crits import rules
+from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
+from bestiary.games.crits.cards import dice_text
+from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE
+
+if TYPE_CHECKING:
+    from bestiary.games.crits.game import CritsCreatures
+
+SIDE = 16
+
+
+class CritsState(State):
+    game: CritsCreatures
+
+    def __init__(self, game: CritsCreatures, seed: int | None) -> None:
+        super().__init__(game, seed)
+        pieces = 2 * SIDE
+        self.phase = rules.FIRST_ROLL
+        self.player = 0
+        self.turn = 0
+        self.card = list(game.start_cards)
+        self.side = [p // SIDE for p in range(pieces)]
+        self.where = [RESERVE] * pieces
+        self.pos = [-1] * pieces
+        self.holder = [-1] * pieces
+        self.held = [-1] * pieces
+        self.used = [False] * pieces
+        self.lasts = [0] * pieces
+        self.board = [-1] * game.tiles
+        self.king = [-1, -1]
+        self.crown = [-1, -1]
+        self.kingless = [0, 0]
+        self.moved = 0
+        self.moved_last = [0, 0]
+        self.moves_made = 0
+        self.attacked = False
+        self.counter_used = False
+        self.first_rolls = [-1, -1]
+        self.actor = -1
+        self.chosen = -1
+        self.source = -1
+        self.aims: list[int] = []
+        self.combats: list[list[int]] = []
+        self.current: list[int] = []
+        self.stage = 0
+        self.todo: list[int] = []
+        self.rolled: list[int] = []
+        self.attack_total = 0
+        self.winner = -1
+        self.reason = ""
+        self._legal: list[Action] | None = None
+
+    @classmethod
+    def setup(cls, game: CritsCreatures, seed: int | None) -> CritsState:
+        state = cls(game, seed)
+        for player, army in enumerate(game.armies):
+            base = player * SIDE
+            for item_slot, creature_slot in army.equips:
+                # CRITS-35: equipment goes on eligible creatures before any combat.
+                item, creature = base + 11 + item_slot, base + 1 + creature_slot
+                state.where[item] = EQUIPPED
+                state.holder[item] = creature
+                state.held[creature] = item
+            king = base + 1 + army.king
+            state.king[player] = king  # CRITS-38, CRITS-43
+            state.place_army(player, king)
+            state._log("army", f"{rules.seat(player)} brings {army.name}; King: {game.cards[state.card[king]].name}.")
+            held_back = [p for p in range(base, base + SIDE) if state.where[p] == RESERVE]
+            if held_back:
+                state._log("reserve", f"{rules.seat(player)} holds {len(held_back)} Split Second card(s) off the "
+                           "board.")
+                state._log("reserve", f"{rules.seat(player)} holds off the board: "
+                           + ", ".join(state.card_name(p) for p in held_back) + ".", audience=(player,))
+        if game.options.placement == "manual":
+            state.phase = rules.PLACE
+            state.player = 0
+        else:
+            rules.begin(state)
+        return state
+
+    def place_army(self, player: int, king: int) -> None:
+        """CRITS-18, CRITS-30, CRITS-44: the preset layout behind the red line: fighters in the front rows
+        from the centre outwards, the King and the Titan behind them, standing items at the back."""
+        game = self.game
+        width, depth = game.width, game.options.start_depth
+        rows = range(game.length - depth, game.length) if player == 1 else range(depth - 1, -1, -1)
+        centre = sorted(range(width), key=lambda c: (abs(2 * c - width + 1), c))
+        tiles = [r * width + c for r in rows for c in centre]
+        base = player * SIDE
+        fighters, titan, items = [], [], []
+        for piece in range(base, base + SIDE):
+            if self.where[piece] == EQUIPPED:
+                continue
+            if "split-second" in game.effects[self.card[piece]]:
+                continue  # CRITS-46: kept off the board
+            if game.kind[self.card[piece]] == "item":
+                items.append(piece)
+            elif piece == base:
+                titan.append(piece)
+            elif piece != king:
+                fighters.append(piece)
+        manual = game.options.placement == "manual"
+        for piece, tile in zip([*fighters, *titan, king, *items], tiles, strict=False):
+            if manual:
+                self.where[piece] = rules.WAITING
+                continue
+            self.where[piece] = BOARD
+            self.pos[piece] = tile
+            self.board[tile] = piece
+
+    # -- small queries used by the rules --------------------------------------------------------
+    def on_board(self, piece: int) -> bool:
+        return self.where[piece] == BOARD
+
+    def moved_last_turn(self, piece: int) -> bool:
+        # CRITS-24: "this turn" for the player on turn; the owner's last turn for the other side.
+        side = self.side[piece]
+        mask = self.moved if side == self.player else self.moved_last[side]
+        return bool(mask >> piece & 1)
+
+    def dropped_at(self, tile: int) -> list[int]:
+        return [p for p in range(2 * SIDE) if self.where[p] == DROPPED and self.pos[p] == tile]
+
+    def graveyard(self, player: int) -> list[int]:
+        return [p for p in range(player * SIDE, player * SIDE + SIDE) if self.where[p] == GRAVEYARD]
+
+    def card_name(self, piece: int) -> str:
+        return self.game.cards[self.card[piece]].name
+
+    def name(self, piece: int) -> str:
+        return f"{rules.seat(self.side[piece])} {self.card_name(piece)}"
+
+    def tile_name(self, tile: int) -> str:
+        return self.game.tile_names[tile]
+
+    def usable_effects(self, player: int) -> list[tuple[int, bool]]:
+        """(piece, held item?) pairs whose activated effect has a target now."""
+        out = []
+        activated = self.game.activated
+        for piece in range(2 * SIDE):  # an item picked up changes side with its holder
+            where = self.where[piece]
+            if self.side[piece] == player and (where in (BOARD, EQUIPPED)) \
+                    and activated[self.card[piece]] is not None and rules.effect_targets(self, piece):
+                out.append((piece, where == EQUIPPED))
+        return out
+
+    def deployable(self, player: int) -> list[int]:
+        if not any(self.board[t] < 0 for t in self.game.start_zone[player]):
+            return []
+        return [p for p in range(player * SIDE, player * SIDE + SIDE) if self.where[p] == RESERVE]
+
+    def can_respond(self, player: int) -> bool:
+        return bool(self.deployable(player) or self.usable_effects(player))
+
+    # -- whose move ------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase in (rules.FIRST_ROLL, rules.ROLL):
+            return CHANCE
+        if phase == rules.OVER:
+            return TERMINAL
+        if phase in (rules.TURN, rules.AIM, rules.PLACE):
+            return self.player
+        return self.actor
+
+    def _legal_actions(self, player: int) -> Sequence[Action]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[Action]:
+        game = self.game
+        phase = self.phase
+        if phase == rules.TURN:
+            return self._turn_actions()
+        if phase == rules.PLACE:
+            return [game.aim_actions[t] for t in game.start_zone[self.player] if self.board[t] < 0]
+        if phase == rules.AIM:
+            splitter = self.current[0]
+            return [game.aim_actions[t] for t in rules.attack_tiles(self, splitter)]
+        if phase == rules.COUNTER:
+            return [game.words["counter"], game.words["no counter"]]
+        if phase == rules.RESPOND:
+            return [*self._effect_actions(self.actor), game.words["pass"]]
+        if phase == rules.RAISE:
+            cards = sorted({self.card[p] for p in self.graveyard(self.actor)})
+            return [game.raise_actions[c] for c in cards]
+        if phase == rules.TARGET:
+            return [game.aim_actions[t] for t in self._target_tiles()]
+        return []
+
+    def _target_tiles(self) -> list[int]:
+        if self.chosen >= 0 and self.where[self.chosen] == RESERVE:  # a Split Second card entering play
+            return [t for t in self.game.start_zone[self.actor] if self.board[t] < 0]
+        return rules.effect_targets(self, self.source)
+
+    def _effect_actions(self, player: int) -> list[Action]:
+        game = self.game
+        out: list[Action] = [game.use_actions[rules.effect_source_tile(self, p)][held]
+                             for p, held in self.usable_effects(player)]
+        out += [game.deploy_actions[c] for c in sorted({self.card[p] for p in self.deployable(player)})]
+        return out
+
+    def _turn_actions(self) -> list[Action]:
+        game = self.game
+        player = self.player
+        out: list[Action] = []
+        mine = range(player * SIDE, player * SIDE + SIDE)
+        occupied = own = 0
+        for piece in range(2 * SIDE):
+            if self.where[piece] == BOARD:
+                occupied |= 1 << self.pos[piece]
+                if self.side[piece] == player:
+                    own |= 1 << self.pos[piece]
+        free = game.all_tiles & ~occupied
+        passable = free if game.options.allies_block else free | own
+        for piece in mine:
+            if self.where[piece] == BOARD and game.kind[self.card[piece]] != "item" and rules.may_move(self, piece):
+                origin = self.pos[piece]
+                out += [game.move_actions[origin, t] for t in rules.reachable(self, piece, free, passable)]
+        if not self.attacked:
+            for piece in mine:
+                if self.where[piece] != BOARD or not rules.can_attack(self, piece):
+                    continue
+                origin = self.pos[piece]
+                tiles = rules.attack_tiles(self, piece)
+                out += [game.attack_actions[origin, t] for t in tiles]
+                if len(tiles) > 1 and len(game.attack_dice[self.card[piece]]) > 1:
+                    out.append(game.split_actions[origin])
+            enemies = sorted(self.pos[p] for p in range((1 - player) * SIDE, (2 - player) * SIDE)
+                             if self.where[p] == BOARD)
+            out += [game.pincer_actions[t] for t in enemies if rules.pincer_pair(self, t, player)]
+        out += self._effect_actions(player)
+        out += [game.drop_crown_actions[t] for t in rules.crown_drop_tiles(self, player)]
+        out.append(game.words["end turn"])
+        return out
+
+    def _illegal_reason(self, action: Action, player: int) -> str:
+        if isinstance(action, Move) and self.phase == rules.TURN:
+            return (f"{action.origin} holds no piece of yours that may still move there this turn (each piece "
+                    "moves once, up to its M:, diagonal steps cost 2, five pieces a turn, no passing through pieces)")
+        if isinstance(action, Attack) and self.phase == rules.TURN:
+            return ("no such attack: one attack a turn, at an orthogonally adjacent enemy (or along a clear row "
+                    "or column for a ranged piece), never diagonally")
+        return super()._illegal_reason(action, player)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        rolls = self.game.roll_actions
+        if self.phase == rules.FIRST_ROLL and self.first_rolls[0] >= 0:
+            # CRITS-45: P2's die never ties P1's: the 19 other faces, each as likely, are exactly the odds of
+            # re-rolling ties, and no run of ties can go on for ever.
+            faces = [v for v in range(1, 21) if v != self.first_rolls[0]]
+            return [(rolls[20, v], 1.0 / 19) for v in faces]
+        if self.phase == rules.FIRST_ROLL:
+            sides = 20
+        elif self.phase == rules.ROLL:
+            sides = self.todo[0]
+        else:
+            return []
+        return [(rolls[sides, v], 1.0 / sides) for v in range(1, sides + 1)]
+
+    # -- applying actions ------------------------------------------------------------------------
+    def _apply(self, action: Action, player: int) -> None:
+        self._legal = None
+        game = self.game
+        tiles = game.tile_index
+        if isinstance(action, Roll):
+            if self.phase == rules.FIRST_ROLL:
+                rules.roll_off(self, action.value)
+            else:
+                rules.roll_die(self, action.sides, action.value)
+        elif isinstance(action, Move):
+            rules.move_piece(self, self.board[tiles[action.origin]], tiles[action.to])
+        elif isinstance(action, Attack):
+            attacker = self.board[tiles[action.origin]]
+            target = rules.target_at(self, tiles[action.target], player)
+            rules.declare_attack(self, [[attacker, target, len(game.attack_dice[self.card[attacker]]), 0]])
+        elif isinstance(action, Pincer):
+            tile = tiles[action.target]
+            pair = rules.pincer_pair(self, tile, player)
+            assert pair is not None
+            target = self.board[tile]
+            rules.declare_attack(self, [[a, target, len(game.attack_dice[self.card[a]]), 0] for a in pair])
+        elif isinstance(action, Split):
+            self.current = [self.board[tiles[action.origin]]]
+            self.aims = []
+            self.phase = rules.AIM
+        elif isinstance(action, Aim):
+            self._aim(tiles[action.tile], player)
+        elif isinstance(action, Use):
+            self._use(tiles[action.tile], action.held_item, player)
+        elif isinstance(action, Deploy):
+            card = game.card_index[action.card]
+            self.chosen = next(p for p in self.deployable(player) if self.card[p] == card)
+            self.actor = player
+            self.phase = rules.TARGET
+        elif isinstance(action, Raise):
+            card = game.card_index[action.card]
+            self.chosen = next(p for p in self.graveyard(player) if self.card[p] == card)
+            self.phase = rules.TARGET
+        elif isinstance(action, DropCrown):
+            rules.drop_crown(self, player, tiles[action.tile])
+        elif isinstance(action, Word):
+            self._word(action.word, player)
+
+    def _aim(self, tile: int, player: int) -> None:
+        if self.phase == rules.PLACE:
+            rules.place(self, tile)
+        elif self.phase == rules.AIM:
+            # CRITS-62: each die's target is declared before any die is rolled.
+            self.aims.append(tile)
+            splitter = self.current[0]
+            if len(self.aims) < len(self.game.attack_dice[self.card[splitter]]):
+                return
+            order = list(dict.fromkeys(self.aims))
+            combats = [[splitter, rules.target_at(self, t, player), self.aims.count(t), 0] for t in order]
+            self.aims = []
+            self.current = []
+            rules.declare_attack(self, combats)
+        elif self.chosen >= 0 and self.where[self.chosen] == RESERVE:
+            rules.deploy(self, self.chosen, tile)
+        else:
+            rules.use_effect(self, self.source, tile)
+
+    def _use(self, tile: int, held: bool, player: int) -> None:
+        piece = self.board[tile]
+        source = self.held[piece] if held else piece
+        self.source = source
+        self.actor = player
+        effect = self.game.activated[self.card[source]]
+        assert effect is not None
+        self._log("use", f"{self.name(piece)} uses {effect.keyword.capitalize()}"
+                  + (f" ({self.card_name(source)})." if held else "."))
+        self.phase = rules.RAISE if effect.keyword == "necro" else rules.TARGET
+
+    def _word(self, word: str, player: int) -> None:
+        if word == "end turn":
+            rules.end_turn(self)
+        elif word == "counter":
+            rules.counter_attack(self)
+        elif word == "no counter":
+            self._log("counter", f"{rules.seat(player)} does not counter-attack.")
+            rules.next_combat(self)
+        elif word == "pass":
+            rules.next_combat(self)
+
+    # -- results -------------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        if self.phase != rules.OVER or self.winner == rules.DRAW:
+            return [0.0, 0.0]
+        return [1.0 if p == self.winner else -1.0 for p in range(2)]
+
+    def result(self) -> JSON:
+        out = super().result()
+        if self.phase == rules.OVER:
+            out.update(winner=None if self.winner == rules.DRAW else self.winner, reason=self.reason)
+        return out
+
+    # -- what players see ------------------------------------------------------------------------
+    def piece_view(self, piece: int) -> JSON:
+        game = self.game
+        card = game.cards[self.card[piece]]
+        out: JSON = {"piece": piece, "side": self.side[piece], "id": card.id, "name": card.name, "kind": card.kind,
+                     "where": PLACES[self.where[piece]],
+                     "tile": self.tile_name(self.pos[piece]) if self.pos[piece] >= 0 else None}
+        if card.kind == "item":
+            out.update(type=card.type, item_def=card.item_def, attack_bonus=card.attack_bonus,
+                       defence_bonus=card.defence_bonus,
+                       holder=self.holder[piece] if self.holder[piece] >= 0 else None)
+        else:
+            out.update(type=card.type, move=card.move, attack=dice_text(card.attack_dice),
+                       defence=dice_text(card.defence_dice), range=card.range, royal=card.royal,
+                       item=self.held[piece] if self.held[piece] >= 0 else None,
+                       moved=bool(self.moved >> piece & 1) if self.side[piece] == self.player else False)
+        out["effects"] = [dict(e) for e in card.effects]
+        out["used"] = self.used[piece]
+        if self.lasts[piece]:
+            out["turns_left"] = self.lasts[piece]
+        return out
+
+    def observation(self, player: int | None) -> JSON:
+        # CRITS-49: every card in battle is open to both players; CRITS-46: a Split Second card held off
+        # the board is known only to its owner (the other player sees how many there are).
+        game = self.game
+        pieces, reserve_counts = [], [0, 0]
+        for piece in range(2 * SIDE):
+            if self.where[piece] == RESERVE and self.side[piece] != player:
+                reserve_counts[self.side[piece]] += 1
+                continue
+            if self.where[piece] == RESERVE:
+                reserve_counts[self.side[piece]] += 1
+            pieces.append(self.piece_view(piece))
+        combat = None
+        if self.current and self.phase in (rules.ROLL, rules.COUNTER):
+            combat = {"attacker": self.current[0], "target": self.current[1], "dice": self.current[2],
+                      "counter": bool(self.current[3]), "stage": "attack" if self.stage == 0 else "defence",
+                      "rolled": list(self.rolled), "to_roll": list(self.todo),
+                      "attack_total": self.attack_total if self.stage == 1 or self.phase == rules.COUNTER else None}
+        return {
+            "game": game.info.name, "viewer": player, "width": game.width, "length": game.length,
+            "start_depth": game.options.start_depth, "phase": self.phase, "to_act": self.players_to_act(),
+            "player": self.player, "turn": self.turn + 1, "turn_limit": game.options.turn_limit,
+            "first_rolls": list(self.first_rolls), "moves_made": self.moves_made,
+            "attacked": self.attacked, "counter_used": self.counter_used,
+            "kings": [k if k >= 0 else None for k in self.king],
+            "crowns": [self.tile_name(t) if t >= 0 else None for t in self.crown],
+            "kingless": list(self.kingless), "reserve": reserve_counts, "pieces": pieces,
+            "combat": combat, "aims": [self.tile_name(t) for t in self.aims],
+            "declared": [c[:3] for c in self.combats],
+            "next_to_place": rules.next_to_place(self) if self.phase == rules.PLACE else None,
+            "winner": None if self.phase != rules.OVER else (None if self.winner == rules.DRAW else self.winner),
+            "reason": self.reason,
+        }
+
+    def determinize(self, player: int, rng: random.Random) -> CritsState:
+        # The only hidden thing: which Split Second cards the other player holds off the board.
+        other = self.clone()
+        pools = self.game.split_second_cards
+        for piece in range((1 - player) * SIDE, (2 - player) * SIDE):
+            if other.where[piece] == RESERVE:
+                other.card[piece] = rng.choice(pools[self.game.kind[self.card[piece]]])
+        return other
+
+    # -- copying and (de)serialising ---------------------------------------------------------------
+    def _copy_into(self, other: CritsState) -> None:
+        other.phase = self.phase
+        other.player = self.player
+        other.turn = self.turn
+        other.card = self.card.copy()
+        other.side = self.side.copy()
+        other.where = self.where.copy()
+        other.pos = self.pos.copy()
+        other.holder = self.holder.copy()
+        other.held = self.held.copy()
+        other.used = self.used.copy()
+        other.lasts = self.lasts.copy()
+        other.board = self.board.copy()
+        other.king = self.king.copy()
+        other.crown = self.crown.copy()
+        other.kingless = self.kingless.copy()
+        other.moved = self.moved
+        other.moved_last = self.moved_last.copy()
+        other.moves_made = self.moves_made
+        other.attacked = self.attacked
+        other.counter_used = self.counter_used
+        other.first_rolls = self.first_rolls.copy()
+        other.actor = self.actor
+        other.chosen = self.chosen
+        other.source = self.source
+        other.aims = self.aims.copy()
+        other.combats = [c.copy() for c in self.combats]
+        other.current = self.current.copy()
+        other.stage = self.stage
+        other.todo = self.todo.copy()
+        other.rolled = self.rolled.copy()
+        other.attack_total = self.attack_total
+        other.winner = self.winner
+        other.reason = self.reason
+        other._legal = None
+
+    def _to_dict(self) -> JSON:
+        game = self.game
+        tile = self.tile_name
+        return {
+            "phase": self.phase, "player": self.player, "turn": self.turn,
+            # keyed by piece number, so that a scenario's edits can change one piece
+            "pieces": {str(p): {"card": game.cards[self.card[p]].id, "side": self.side[p],
+                                "where": PLACES[self.where[p]], "tile": tile(self.pos[p]) if self.pos[p] >= 0 else None,
+                                "holder": self.holder[p], "used": self.used[p], "lasts": self.lasts[p]}
+                       for p in range(2 * SIDE)},
+            "kings": list(self.king), "crowns": [tile(t) if t >= 0 else None for t in self.crown],
+            "kingless": list(self.kingless), "moved": self.moved, "moved_last": list(self.moved_last),
+            "moves_made": self.moves_made, "attacked": self.attacked, "counter_used": self.counter_used,
+            "first_rolls": list(self.first_rolls), "actor": self.actor, "chosen": self.chosen,
+            "source": self.source, "aims": [tile(t) for t in self.aims],
+            "combats": [c.copy() for c in self.combats], "current": list(self.current), "stage": self.stage,
+            "todo": list(self.todo), "rolled": list(self.rolled), "attack_total": self.attack_total,
+            "winner": self.winner, "reason": self.reason,
+        }
+
+    @classmethod
+    def from_dict(cls, game: CritsCreatures, raw: JSON, seed: int | None) -> CritsState:
+        state = cls(game, seed)
+        state.phase = _pick(raw, "phase", rules.PHASES)
+        state.player = _int(raw, "player", 0, 1)
+        state.turn = _int(raw, "turn", 0, 10**6)
+        pieces = raw["pieces"]
+        if not isinstance(pieces, dict) or sorted(pieces, key=int) != [str(p) for p in range(2 * SIDE)]:
+            raise StateFormatError(f"'pieces' must map each piece number 0 to {2 * SIDE - 1} to its entry")
+        for p in range(2 * SIDE):
+            entry = pieces[str(p)]
+            card = game.card_index.get(entry["card"])
+            if card is None:
+                raise StateFormatError(f"pieces[{p}]: no card '{entry['card']}'")
+            state.card[p] = card
+            state.side[p] = _int(entry, "side", 0, 1)
+            state.where[p] = PLACES.index(_pick(entry, "where", PLACES))
+            state.pos[p] = _tile(game, entry.get("tile"), f"pieces[{p}].tile")
+            state.holder[p] = _int(entry, "holder", -1, 2 * SIDE - 1)
+            state.used[p] = bool(entry.get("used", False))
+            state.lasts[p] = _int(entry, "lasts", 0, 1000) if "lasts" in entry else 0
+        for p in range(2 * SIDE):
+            if state.holder[p] >= 0:
+                if state.where[p] != EQUIPPED:
+                    raise StateFormatError(f"pieces[{p}] has a holder but is not 'equipped'")
+                state.held[state.holder[p]] = p
+            if (state.where[p] in (BOARD, DROPPED)) != (state.pos[p] >= 0):
+                raise StateFormatError(f"pieces[{p}] is {PLACES[state.where[p]]}: a tile goes with 'board' and "
+                                       "'dropped' only")
+            if state.where[p] == BOARD:
+                if state.board[state.pos[p]] >= 0:
+                    raise StateFormatError(f"two pieces stand on {state.tile_name(state.pos[p])}")
+                state.board[state.pos[p]] = p
+        state.king = [_int({"k": k}, "k", -1, 2 * SIDE - 1) for k in raw["kings"]]
+        state.crown = [_tile(game, t, "crowns") for t in raw["crowns"]]
+        state.kingless = [int(k) for k in raw["kingless"]]
+        state.moved = int(raw.get("moved", 0))
+        state.moved_last = [int(m) for m in raw.get("moved_last", [0, 0])]
+        state.moves_made = _int(raw, "moves_made", 0, 2 * SIDE)
+        state.attacked = bool(raw.get("attacked", False))
+        state.counter_used = bool(raw.get("counter_used", False))
+        state.first_rolls = [int(v) for v in raw.get("first_rolls", [-1, -1])]
+        state.actor = int(raw.get("actor", -1))
+        state.chosen = int(raw.get("chosen", -1))
+        state.source = int(raw.get("source", -1))
+        state.aims = [_tile(game, t, "aims") for t in raw.get("aims", [])]
+        state.combats = [[int(v) for v in c] for c in raw.get("combats", [])]
+        state.current = [int(v) for v in raw.get("current", [])]
+        state.stage = int(raw.get("stage", 0))
+        state.todo = [int(v) for v in raw.get("todo", [])]
+        state.rolled = [int(v) for v in raw.get("rolled", [])]
+        state.attack_total = int(raw.get("attack_total", 0))
+        state.winner = int(raw.get("winner", -1))
+        state.reason = str(raw.get("reason", ""))
+        if state.phase == rules.ROLL and not state.todo:
+            raise StateFormatError("phase 'roll' needs 'todo', the dice still to roll")
+        return state
+
+
+def _pick(raw: JSON, key: str, allowed: Sequence[str]) -> str:
+    value = raw[key]
+    if value not in allowed:
+        raise StateFormatError(f"'{key}' must be one of {', '.join(allowed)}, not {value!r}")
+    return str(value)
+
+
+def _int(raw: JSON, key: str, low: int, high: int) -> int:
+    value = raw[key]
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise StateFormatError(f"'{key}' must be an integer from {low} to {high}, not {value!r}")
+    return value
+
+
+def _tile(game: CritsCreatures, name: Any, where: str) -> int:
+    if name is None or name == "":  # "" stands for none in TOML scenarios, which have no null
+        return -1
+    tile = game.tile_index.get(name) if isinstance(name, str) else None
+    if tile is None:
+        raise StateFormatError(f"'{where}': no tile named {name!r} on a {game.width} x {game.length} board")
+    return tile
