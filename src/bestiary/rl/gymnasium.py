@@ -29,7 +29,7 @@ from gymnasium import spaces  # noqa: E402
 IllegalActionRule = Literal["end", "raise"]
 
 
-class BestiaryEnv(gymnasium.Env[np.ndarray, int]):
+class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
     """The learner plays `seat`; `opponents` name an agent for each other seat (one name serves all).
 
     `illegal_action`: "end" (default) ends the episode with `illegal_reward` and says why in
@@ -71,7 +71,7 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, int]):
         self._learner_return = self.state.returns()[self.seat]
         return self._observation(), self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state.is_terminal():
             raise IllegalActionError(action, self.seat, "the episode is over: call reset()")
         try:
