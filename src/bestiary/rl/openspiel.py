@@ -105,7 +105,10 @@ def load(game: Game | str, payoffs: Payoffs | None = None, seed: int = 0, **opti
 def register(name: str, payoffs: Payoffs | None = None, **default_options: Any) -> str:
     """Make a registered Bestiary game loadable by `pyspiel.load_game`; returns its OpenSpiel name.
 
-    OpenSpiel parameters: `players`, `options` (the other Bestiary options as a JSON object) and `seed`."""
+    OpenSpiel parameters: `players`, `options` (the other Bestiary options as a JSON object) and `seed`.
+    A game registered already keeps its first registration."""
+    if short_name(name) in pyspiel.registered_names():
+        return short_name(name)
     defaults = {"players": game_class(name).info.player_counts[0], **default_options}
     template = load_game(name, **defaults)
     kind = game_type(template, payoffs or payoffs_of(template), defaults)
