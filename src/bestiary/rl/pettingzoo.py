@@ -109,7 +109,7 @@ class BestiaryAECEnv(_Seats, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         super().__init__()
         self._setup(game, render_mode)
         self.metadata = {"name": f"bestiary_{game.info.name}", "render_modes": ["ansi"],
-                         "is_parallelizable": True}
+                         "is_parallelizable": False}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._new_game(seed)
