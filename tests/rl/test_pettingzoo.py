@@ -159,3 +159,18 @@ def test_options_and_render() -> None:
         bestiary_pz.env("critter-capture", render_mode="human")
     with pytest.raises(TypeError, match="already configured"):
         bestiary_pz.env(make_game("critter-capture", 2), players=2)
+
+
+@GAMES
+def test_parallel_observations_hide_what_the_seat_cannot_see(name: str, players: int) -> None:
+    env = bestiary_pz.parallel_env(make_game(name, players))
+    rng, resample = random.Random(6), random.Random(7)
+    observations, _ = env.reset(seed=6)
+    while env.agents:
+        for agent, observation in observations.items():
+            seat = env.seat_of[agent]
+            sampled = env.state.determinize(seat, resample)
+            assert np.array_equal(sampled.observation_tensor(seat), observation["observation"])
+        actions = {agent: rng.choice(np.flatnonzero(o["action_mask"])) if o["action_mask"].any() else 0
+                   for agent, o in observations.items()}
+        observations, *_ = env.step(actions)
