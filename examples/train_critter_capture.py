@@ -56,6 +56,7 @@ def train(policy: LinearPolicy, envs: list[BestiaryEnv], episodes: int, learning
     baseline = 0.5
     started = time.perf_counter()
     recent: list[float] = []
+    report_every = max(1, episodes // 10)
     for episode in range(episodes):
         env = envs[int(rng.integers(len(envs)))]
         total, steps = play_episode(env, policy, seed=int(rng.integers(2**31)), rng=rng)
@@ -68,9 +69,9 @@ def train(policy: LinearPolicy, envs: list[BestiaryEnv], episodes: int, learning
             policy.weights += learning_rate * advantage * np.outer(grad, observation)
             policy.bias += learning_rate * advantage * grad
         recent.append(total)
-        if (episode + 1) % 200 == 0:
-            print(f"  episode {episode + 1:5d}: mean return of the last 200 {np.mean(recent[-200:]):.3f} "
-                  f"({time.perf_counter() - started:.0f} s)")
+        if (episode + 1) % report_every == 0:
+            print(f"  episode {episode + 1:5d}: mean return of the last {report_every} "
+                  f"{np.mean(recent[-report_every:]):.3f} ({time.perf_counter() - started:.0f} s)")
 
 
 def evaluate(policy: LinearPolicy | None, opponent: str, games: int, seed: int) -> float:

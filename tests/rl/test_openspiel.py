@@ -137,8 +137,8 @@ def test_ismcts_finds_the_better_bid_with_the_best_card() -> None:
 def test_registered_game_loads_by_name_with_options() -> None:
     name = bestiary_os.register("critter-capture")
     assert bestiary_os.register("critter-capture") == name == "bestiary_critter_capture"
-    game = pyspiel.load_game(name, {"players": 3, "options": '{"ecoregions": 2}'})
+    game = pyspiel.load_game(name, {"players": 3, "options": '{"first_player": "random"}'})
     assert game.num_players() == 3
-    assert game.max_chance_outcomes() == 2 * 48 + 3
     assert game.get_parameters()["players"] == 3
+    assert game.new_initial_state().is_chance_node()  # chance picks the first player
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
