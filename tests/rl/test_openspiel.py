@@ -141,4 +141,4 @@ def test_registered_game_loads_by_name_with_options() -> None:
     assert game.num_players() == 3
     assert game.get_parameters()["players"] == 3
     assert game.new_initial_state().is_chance_node()  # chance picks the first player
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)  # reloads the game by name

@@ -44,8 +44,9 @@ class Payoffs:
 
 
 def _critter_capture_payoffs(game: Game) -> Payoffs:
-    # The winners share 1 point; a play is at most draw, announce, flip and a tie's announcement per seat.
-    cards = len(game.chance_outcome_table()) - game.num_players
+    # The winners share 1 point. Each card is drawn, flipped and answered by at most one announcement (a tie
+    # or a takeover); each round's active player announces once; add the first-player draw and final choice.
+    cards = len(game.chance_outcome_table()) - game.num_players  # a flip per card, a first-player outcome per seat
     return Payoffs("constant-sum", 0.0, 1.0, 1.0, max_game_length=4 * cards + 2 * game.num_players + 2)
 
 
