@@ -5,7 +5,7 @@
     python examples/train_critter_capture.py --episodes 300  # a quick look
 
 The policy is linear: one score per action from the observation tensor, illegal actions masked out,
-softmax over the rest. It learns by REINFORCE (policy gradient) with a running-average baseline, playing
+softmax over the rest. It learns by REINFORCE (policy gradient) over batches of episodes with Adam, playing
 seat 0 or 1 at random against the opponent named by --opponent through `bestiary.rl.gymnasium`.
 Evaluation plays seeded games at both seats and reports the mean return (a win is 1, a shared win 0.5).
 """
@@ -52,26 +52,53 @@ def play_episode(env: BestiaryEnv, policy: LinearPolicy, seed: int, rng: np.rand
 
 
 def train(policy: LinearPolicy, envs: list[BestiaryEnv], episodes: int, learning_rate: float,
-          rng: np.random.Generator) -> None:
-    baseline = 0.5
+          rng: np.random.Generator, batch: int = 8) -> None:
+    """REINFORCE: batches of episodes, each step's log-probability gradient weighted by the episode's return
+    less the batch's mean return, applied with Adam (steady steps whatever the gradient's scale)."""
+    adam = Adam([policy.weights, policy.bias], learning_rate)
     started = time.perf_counter()
     recent: list[float] = []
-    report_every = max(1, episodes // 10)
-    for episode in range(episodes):
-        env = envs[int(rng.integers(len(envs)))]
-        total, steps = play_episode(env, policy, seed=int(rng.integers(2**31)), rng=rng)
-        advantage = total - baseline
-        baseline += 0.02 * (total - baseline)
-        for observation, mask, action in steps:
-            # gradient of log softmax(action): one-hot(action) - probabilities
-            grad = -policy.probabilities(observation, mask)
-            grad[action] += 1.0
-            policy.weights += learning_rate * advantage * np.outer(grad, observation)
-            policy.bias += learning_rate * advantage * grad
-        recent.append(total)
-        if (episode + 1) % report_every == 0:
-            print(f"  episode {episode + 1:5d}: mean return of the last {report_every} "
+    report_every = max(batch, episodes // 10 // batch * batch)
+    for first in range(0, episodes, batch):
+        played = []
+        for _ in range(min(batch, episodes - first)):
+            env = envs[int(rng.integers(len(envs)))]
+            played.append(play_episode(env, policy, seed=int(rng.integers(2**31)), rng=rng))
+        baseline = float(np.mean([total for total, _ in played]))
+        grad_weights, grad_bias = np.zeros_like(policy.weights), np.zeros_like(policy.bias)
+        for total, steps in played:
+            for observation, mask, action in steps:
+                # gradient of log softmax(action): one-hot(action) - probabilities
+                grad = -policy.probabilities(observation, mask)
+                grad[action] += 1.0
+                grad_weights += (total - baseline) * np.outer(grad, observation)
+                grad_bias += (total - baseline) * grad
+            recent.append(total)
+        adam.ascend([grad_weights / len(played), grad_bias / len(played)])
+        if len(recent) % report_every == 0:
+            print(f"  episode {len(recent):5d}: mean return of the last {report_every} "
                   f"{np.mean(recent[-report_every:]):.3f} ({time.perf_counter() - started:.0f} s)")
+
+
+class Adam:
+    def __init__(self, parameters: list[np.ndarray], learning_rate: float) -> None:
+        self.parameters = parameters
+        self.learning_rate = learning_rate
+        self.first = [np.zeros_like(p) for p in parameters]
+        self.second = [np.zeros_like(p) for p in parameters]
+        self.steps = 0
+
+    def ascend(self, gradients: list[np.ndarray], beta1: float = 0.9, beta2: float = 0.999) -> None:
+        self.steps += 1
+        for parameter, gradient, first, second in zip(self.parameters, gradients, self.first, self.second,
+                                                      strict=True):
+            first *= beta1
+            first += (1 - beta1) * gradient
+            second *= beta2
+            second += (1 - beta2) * gradient**2
+            corrected = first / (1 - beta1**self.steps)
+            scale = np.sqrt(second / (1 - beta2**self.steps)) + 1e-8
+            parameter += self.learning_rate * corrected / scale
 
 
 def evaluate(policy: LinearPolicy | None, opponent: str, games: int, seed: int) -> float:
@@ -95,7 +122,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, default=2000)
     parser.add_argument("--opponent", default="random", help="the agent trained against: random or heuristic")
-    parser.add_argument("--learning-rate", type=float, default=0.01)
+    parser.add_argument("--learning-rate", type=float, default=0.002)
+    parser.add_argument("--batch", type=int, default=8, help="episodes per update")
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -105,7 +133,7 @@ def main() -> None:
     policy = LinearPolicy(features, int(envs[0].action_space.n))
     print(f"Training a linear policy ({features} features) for {args.episodes} episodes against "
           f"{args.opponent}...")
-    train(policy, envs, args.episodes, args.learning_rate, np.random.default_rng(args.seed))
+    train(policy, envs, args.episodes, args.learning_rate, np.random.default_rng(args.seed), args.batch)
 
     print(f"\nMean return over {args.eval_games} seeded games (1 = a win, 0.5 = a shared win):")
     print(f"{'player':<18}{'vs random':>12}{'vs heuristic':>14}")

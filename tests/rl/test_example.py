@@ -18,7 +18,7 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "train_critter_capture.py"
 def test_training_example_trains_and_evaluates() -> None:
     out = subprocess.run([sys.executable, str(EXAMPLE), "--episodes", "40", "--eval-games", "4"],
                          capture_output=True, text=True, check=True, timeout=300)
-    assert "episode    40: mean return of the last 4" in out.stdout
+    assert "episode    40: mean return of the last 8" in out.stdout
     rows = {line[:18].strip(): line[18:].split() for line in out.stdout.splitlines()
             if line.startswith(("trained policy", "uniform random"))}
     assert set(rows) == {"trained policy", "uniform random"}
