@@ -12,15 +12,9 @@ from bestiary.core.api import CHANCE
 from bestiary.core.conformance import random_step
 from bestiary.games.critters import tensor
 
-FIELD_NAMES = [name for name, _ in tensor.field_sizes(bestiary.load_game("critter-capture", players=2))]
-
 
 def fields(game, values: np.ndarray) -> dict[str, np.ndarray]:
-    out, start = {}, 0
-    for name, size in tensor.field_sizes(game):
-        out[name] = values[start:start + size]
-        start += size
-    return out
+    return tensor.split_fields(game, values)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])

@@ -44,14 +44,18 @@ def test_game_type_says_what_the_game_is() -> None:
     assert toy.observation_tensor_shape() == [5 + 10 * 2]
 
 
+def play_chance(state, rng: np.random.Generator) -> None:
+    actions, probs = zip(*state.chance_outcomes(), strict=True)
+    state.apply_action(int(rng.choice(actions, p=probs)))
+
+
 def random_decision_states(game, seed: int):
     """Every decision state of a random game."""
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=probs)))
+            play_chance(state, rng)
             continue
         yield state
         state.apply_action(int(rng.choice(state.legal_actions())))
@@ -90,8 +94,7 @@ def play_with_bot(game, bot, seed: int) -> list[float]:
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=probs)))
+            play_chance(state, rng)
         elif state.current_player() == 0:
             action = bot.step(state)
             assert action in state.legal_actions()

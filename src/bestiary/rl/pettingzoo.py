@@ -22,7 +22,6 @@ from bestiary.core.errors import IllegalActionError
 from bestiary.rl.table import (
     agent_names,
     deciding_seat,
-    new_game_seed,
     play_chance,
     require,
     resolve_game,
@@ -77,7 +76,7 @@ class _Seats:
     def _new_game(self, seed: int | None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        game_seed = new_game_seed(self._seeds)
+        game_seed = self._seeds.randrange(2**63)
         self._chance = random.Random(game_seed)
         self.state = self.game.new_initial_state(seed=game_seed)
         play_chance(self.state, self._chance)

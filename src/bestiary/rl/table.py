@@ -52,7 +52,3 @@ def play_chance(state: State, rng: random.Random) -> None:
     """Play chance nodes with `rng` until a seat must decide or the game ends."""
     while state.is_chance_node():
         state.apply_action(sample_chance(state, rng))
-
-
-def new_game_seed(seeds: random.Random) -> int:
-    return seeds.randrange(2**63)

@@ -37,14 +37,20 @@ def tensor_shape(game: CritterCapture) -> tuple[int, ...]:
     return (sum(size for _, size in field_sizes(game)),)
 
 
-def encode(game: CritterCapture, observation: JSON, viewer: int) -> np.ndarray:
-    players, cards = game.num_players, len(game.cards)
-    out = np.zeros(tensor_shape(game), dtype=np.float32)
+def split_fields(game: CritterCapture, values: np.ndarray) -> dict[str, np.ndarray]:
+    """Views of a tensor's fields by name (writing to a view writes to the tensor)."""
     fields: dict[str, np.ndarray] = {}
     start = 0
     for name, size in field_sizes(game):
-        fields[name] = out[start:start + size]
+        fields[name] = values[start:start + size]
         start += size
+    return fields
+
+
+def encode(game: CritterCapture, observation: JSON, viewer: int) -> np.ndarray:
+    players, cards = game.num_players, len(game.cards)
+    out = np.zeros(tensor_shape(game), dtype=np.float32)
+    fields = split_fields(game, out)
 
     def relative(seat: int) -> int:
         return (seat - viewer) % players
