@@ -35,8 +35,8 @@ def play(env: BestiaryEnv, seed: int) -> tuple[float, dict]:
     total, done = 0.0, False
     while not done:
         assert env.observation_space.contains(observation)
-        assert env.state.players_to_act()[0] == env.seat
-        sampled = env.state.determinize(env.seat, resample)
+        assert env.game_state.players_to_act()[0] == env.seat
+        sampled = env.game_state.determinize(env.seat, resample)
         assert np.array_equal(sampled.observation_tensor(env.seat), observation)
         action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         observation, reward, done, truncated, info = env.step(action)
@@ -49,8 +49,8 @@ def play(env: BestiaryEnv, seed: int) -> tuple[float, dict]:
 def test_episode_reward_is_the_seat_return(name: str, players: int) -> None:
     env = BestiaryEnv(make_game(name, players), opponents=["random"], seat=players - 1)
     total, info = play(env, seed=3)
-    assert env.state.is_terminal()
-    assert total == pytest.approx(env.state.returns()[players - 1])
+    assert env.game_state.is_terminal()
+    assert total == pytest.approx(env.game_state.returns()[players - 1])
     assert not info["action_mask"].any()
 
 
@@ -58,8 +58,8 @@ def test_the_other_seats_are_played_by_the_named_agents() -> None:
     env = BestiaryEnv("critter-capture", players=3, opponents=["heuristic", RandomAgent()], seat=1)
     assert [type(env.opponents[s]).__name__ for s in (0, 2)] == ["HeuristicAgent", "RandomAgent"]
     env.reset(seed=2)
-    assert env.state.players_to_act()[0] == 1
-    assert {actor for actor, _ in env.state.history() if actor >= 0} <= {0, 2}  # the learner has not acted
+    assert env.game_state.players_to_act()[0] == 1
+    assert {actor for actor, _ in env.game_state.history() if actor >= 0} <= {0, 2}  # the learner has not acted
     with pytest.raises(OptionError, match="no agent named"):
         BestiaryEnv("critter-capture", players=2, opponents=["grandmaster"])
     with pytest.raises(ValueError, match="one opponent"):
@@ -72,7 +72,7 @@ def test_same_seed_same_episode() -> None:
     def run(seed: int) -> str:
         env = BestiaryEnv("critter-capture", players=4, opponents=["heuristic"])
         play(env, seed)
-        return env.state.to_json()
+        return env.game_state.to_json()
 
     assert run(5) == run(5)
     assert run(5) != run(6)
@@ -82,14 +82,14 @@ def test_illegal_action_ends_the_episode_or_raises_and_changes_nothing() -> None
     env = BestiaryEnv("critter-capture", players=2)
     _, info = env.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated) == (-1.0, True)
     assert "illegal action" in info["illegal_action"]
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
 
     strict = BestiaryEnv("critter-capture", players=2, illegal_action="raise")
     strict.reset(seed=1)
     with pytest.raises(IllegalActionError):
         strict.step(illegal)
-    assert strict.state.to_json() == before
+    assert strict.game_state.to_json() == before

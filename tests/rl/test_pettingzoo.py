@@ -58,15 +58,15 @@ def test_rewards_add_up_to_the_returns_and_only_the_asked_seat_has_actions(name:
 
     def only_asked_seat_may_act(env, agent, observation) -> None:
         seat = env.seat_of[agent]
-        assert seat == env.state.players_to_act()[0]
-        assert np.array_equal(observation["action_mask"], env.state.legal_actions_mask(seat))
+        assert seat == env.game_state.players_to_act()[0]
+        assert np.array_equal(observation["action_mask"], env.game_state.legal_actions_mask(seat))
         for other in env.possible_agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
 
     totals = play_aec(env, seed=5, check_seat_view=only_asked_seat_may_act)
-    assert env.state.is_terminal()
-    assert [totals[a] for a in env.possible_agents] == pytest.approx(env.state.returns())
+    assert env.game_state.is_terminal()
+    assert [totals[a] for a in env.possible_agents] == pytest.approx(env.game_state.returns())
 
 
 @GAMES
@@ -78,7 +78,7 @@ def test_aec_observations_hide_what_the_seat_cannot_see(name: str, players: int)
     def unchanged_by_resampling(env, agent, observation) -> None:
         seat = env.seat_of[agent]
         for _ in range(2):
-            sampled = env.state.determinize(seat, resample)
+            sampled = env.game_state.determinize(seat, resample)
             assert np.array_equal(sampled.observation_tensor(seat), observation["observation"])
 
     play_aec(env, seed=2, check_seat_view=unchanged_by_resampling)
@@ -90,7 +90,7 @@ def test_simultaneous_choice_asked_in_turn_reveals_nothing_to_later_seats() -> N
     for first_bid in (0, 2):
         env = bestiary_pz.env(HiddenBid.from_options(players=2))
         env.reset(seed=11)
-        assert env.state.decision_kind() == "simultaneous"
+        assert env.game_state.decision_kind() == "simultaneous"
         assert env.agent_selection == "player_0"
         env.step(first_bid)
         assert env.agent_selection == "player_1"
@@ -104,47 +104,47 @@ def test_parallel_step_takes_the_simultaneous_choices_together() -> None:
     observations, _ = env.reset(seed=4)
     assert all(observations[a]["action_mask"].any() for a in env.agents)  # every seat bids at once
     env.step({"player_0": 2, "player_1": 0, "player_2": 1})
-    assert env.state.bids == [2, 0, 1]
+    assert env.game_state.bids == [2, 0, 1]
 
 
 def test_parallel_race_goes_to_the_first_listed_seat_and_the_other_grab_lapses() -> None:
     env = bestiary_pz.parallel_env(HiddenBid.from_options(players=2))
     env.reset(seed=4)
     env.step({"player_0": 1, "player_1": 1})  # equal bids: no response window
-    assert env.state.decision_kind() == "race"
+    assert env.game_state.decision_kind() == "race"
     _, rewards, terminations, _, _ = env.step({"player_0": 5, "player_1": 5})
-    assert env.state.token == 0
+    assert env.game_state.token == 0
     assert all(terminations.values())
-    assert list(rewards.values()) == pytest.approx(env.state.returns())
+    assert list(rewards.values()) == pytest.approx(env.game_state.returns())
     assert env.agents == []
 
 
 def test_illegal_actions_are_refused_and_change_nothing() -> None:
     env = bestiary_pz.env("critter-capture", players=2)
     env.reset(seed=3)
-    before = env.state.to_json()
+    before = env.game_state.to_json()
     illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(IllegalActionError, match="illegal action"):
         env.step(illegal)
     with pytest.raises(IllegalActionError, match="no action has index"):
         env.step(99)
-    assert env.state.to_json() == before
+    assert env.game_state.to_json() == before
 
     parallel = bestiary_pz.parallel_env(HiddenBid.from_options(players=2))
     parallel.reset(seed=3)
-    before = parallel.state.to_json()
+    before = parallel.game_state.to_json()
     with pytest.raises(IllegalActionError, match="gave no action"):
         parallel.step({"player_0": 1})
     with pytest.raises(IllegalActionError, match="not a legal action"):
         parallel.step({"player_0": 1, "player_1": 4})
-    assert parallel.state.to_json() == before
+    assert parallel.game_state.to_json() == before
 
 
 def test_same_seed_same_game_other_seed_other_game() -> None:
     def record(seed: int) -> str:
         env = bestiary_pz.env("critter-capture", players=3)
         play_aec(env, seed)
-        return env.state.to_json()
+        return env.game_state.to_json()
 
     assert record(8) == record(8)
     assert record(8) != record(9)
@@ -169,7 +169,7 @@ def test_parallel_observations_hide_what_the_seat_cannot_see(name: str, players:
     while env.agents:
         for agent, observation in observations.items():
             seat = env.seat_of[agent]
-            sampled = env.state.determinize(seat, resample)
+            sampled = env.game_state.determinize(seat, resample)
             assert np.array_equal(sampled.observation_tensor(seat), observation["observation"])
         actions = {agent: rng.choice(np.flatnonzero(o["action_mask"])) if o["action_mask"].any() else 0
                    for agent, o in observations.items()}

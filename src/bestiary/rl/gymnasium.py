@@ -66,29 +66,29 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**63 - 1))
         self._rng = random.Random(game_seed)
-        self.state = self.game.new_initial_state(seed=game_seed)
+        self.game_state = self.game.new_initial_state(seed=game_seed)
         self._play_others()
-        self._learner_return = self.state.returns()[self.seat]
+        self._learner_return = self.game_state.returns()[self.seat]
         return self._observation(), self._info()
 
     def step(self, action: np.int64) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self.state.is_terminal():
+        if self.game_state.is_terminal():
             raise IllegalActionError(action, self.seat, "the episode is over: call reset()")
         try:
-            self.state.apply_action(int(action), player=self.seat)
+            self.game_state.apply_action(int(action), player=self.seat)
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
             return self._observation(), self.illegal_reward, True, False, {**self._info(),
                                                                           "illegal_action": str(error)}
         self._play_others()
-        now = self.state.returns()[self.seat]
+        now = self.game_state.returns()[self.seat]
         reward, self._learner_return = now - self._learner_return, now
-        return self._observation(), reward, self.state.is_terminal(), False, self._info()
+        return self._observation(), reward, self.game_state.is_terminal(), False, self._info()
 
     def _play_others(self) -> None:
         """Chance and the opponents play until the learner is asked or the game ends."""
-        state = self.state
+        state = self.game_state
         while True:
             play_chance(state, self._rng)
             if state.is_terminal():
@@ -99,10 +99,10 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
             state.apply_action(self.opponents[seat].act(SeatView(state, seat), self._rng), player=seat)
 
     def _observation(self) -> np.ndarray:
-        return self.state.observation_tensor(self.seat)
+        return self.game_state.observation_tensor(self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.state.legal_actions_mask(self.seat)}
+        return {"action_mask": self.game_state.legal_actions_mask(self.seat)}
 
     def render(self) -> str | None:
-        return None if self.render_mode is None else str(self.state)
+        return None if self.render_mode is None else str(self.game_state)

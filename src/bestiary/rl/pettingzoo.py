@@ -48,7 +48,7 @@ class _Seats:
     """What the two environments share: spaces, the seeded game, observations and rewards."""
 
     game: Game
-    state: State
+    game_state: State  # the referee's full state; `state()` is PettingZoo's name for a global observation
     render_mode: str | None
 
     def _setup(self, game: Game, render_mode: str | None) -> None:
@@ -78,16 +78,17 @@ class _Seats:
             self._seeds = random.Random(seed)
         game_seed = self._seeds.randrange(2**63)
         self._chance = random.Random(game_seed)
-        self.state = self.game.new_initial_state(seed=game_seed)
-        play_chance(self.state, self._chance)
-        self._returns = self.state.returns()
+        self.game_state = self.game.new_initial_state(seed=game_seed)
+        play_chance(self.game_state, self._chance)
+        self._returns = self.game_state.returns()
 
     def _observe_seat(self, seat: int, asked: bool) -> ObsDict:
-        mask = self.state.legal_actions_mask(seat) if asked else np.zeros(self.game.num_distinct_actions(), np.int8)
-        return {"observation": self.state.observation_tensor(seat), "action_mask": mask}
+        state = self.game_state
+        mask = state.legal_actions_mask(seat) if asked else np.zeros(self.game.num_distinct_actions(), np.int8)
+        return {"observation": state.observation_tensor(seat), "action_mask": mask}
 
     def _reward_changes(self) -> list[float]:
-        now = self.state.returns()
+        now = self.game_state.returns()
         changes = [after - before for after, before in zip(now, self._returns, strict=True)]
         self._returns = now
         return changes
@@ -95,7 +96,7 @@ class _Seats:
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return str(self.state)
+        return str(self.game_state)
 
     def close(self) -> None:
         pass
@@ -118,10 +119,10 @@ class BestiaryAECEnv(_Seats, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[deciding_seat(self.state)]
+        self.agent_selection = self.possible_agents[deciding_seat(self.game_state)]
 
     def observe(self, agent: str) -> ObsDict:
-        asked = agent == self.agent_selection and not self.state.is_terminal()
+        asked = agent == self.agent_selection and not self.game_state.is_terminal()
         return self._observe_seat(self.seat_of[agent], asked)
 
     def step(self, action: int | None) -> None:
@@ -131,17 +132,17 @@ class BestiaryAECEnv(_Seats, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalActionError(action, self.seat_of[agent], "a live seat must choose an action, not None")
-        self.state.apply_action(int(action), player=self.seat_of[agent])
-        play_chance(self.state, self._chance)
+        self.game_state.apply_action(int(action), player=self.seat_of[agent])
+        play_chance(self.game_state, self._chance)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict(zip(self.possible_agents, self._reward_changes(), strict=True))
         self._accumulate_rewards()
-        if self.state.is_terminal():
+        if self.game_state.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
             following = (self.agents.index(agent) + 1) % len(self.agents)
             self.agent_selection = self.agents[following]
         else:
-            self.agent_selection = self.possible_agents[deciding_seat(self.state)]
+            self.agent_selection = self.possible_agents[deciding_seat(self.game_state)]
 
 
 class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
@@ -164,7 +165,7 @@ class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: igno
         return self._observations(), {agent: {} for agent in self.agents}
 
     def _observations(self) -> dict[str, ObsDict]:
-        asked = set(self.state.players_to_act())
+        asked = set(self.game_state.players_to_act())
         return {agent: self._observe_seat(self.seat_of[agent], self.seat_of[agent] in asked)
                 for agent in self.agents}
 
@@ -172,23 +173,23 @@ class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: igno
                                                       dict[str, bool], dict[str, dict[str, Any]]]:
         if not self.agents:
             raise IllegalActionError(None, None, "the game is over: call reset()")
-        asked = self.state.players_to_act()
+        asked = self.game_state.players_to_act()
         chosen = {}
         for seat in asked:
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise IllegalActionError(None, seat, f"{agent} is asked to act and gave no action")
             action = int(actions[agent])
-            mask = self.state.legal_actions_mask(seat)
+            mask = self.game_state.legal_actions_mask(seat)
             if not (0 <= action < len(mask) and mask[action]):
                 raise IllegalActionError(action, seat, "not a legal action index now")
             chosen[seat] = action
         for seat, action in chosen.items():
-            if seat in self.state.players_to_act() and self.state.legal_actions_mask(seat)[action]:
-                self.state.apply_action(action, player=seat)
-                play_chance(self.state, self._chance)
+            if seat in self.game_state.players_to_act() and self.game_state.legal_actions_mask(seat)[action]:
+                self.game_state.apply_action(action, player=seat)
+                play_chance(self.game_state, self._chance)
         rewards = dict(zip(self.possible_agents, self._reward_changes(), strict=True))
-        over = self.state.is_terminal()
+        over = self.game_state.is_terminal()
         observations = self._observations()
         terminations = dict.fromkeys(self.agents, over)
         truncations = dict.fromkeys(self.agents, False)

@@ -19,6 +19,7 @@ from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
 if TYPE_CHECKING:
     from bestiary.games.critters.game import CritterCapture
 
+# The tensor's own order, fixed so that a trained policy keeps its meaning if the state's order changes.
 PHASES = (rules.FIRST_PLAYER, rules.ACTIVE_DRAW, rules.ACTIVE_CHOOSE, rules.ACTIVE_FLIP, rules.CHALLENGE_DRAW,
           rules.CHALLENGE_FLIP, rules.TIE_CHOOSE, rules.FINAL_CHOOSE, rules.OVER)
 SEAT_ROLES = ("starting_player", "active_player", "challenger", "chooser", "drawn_by")
