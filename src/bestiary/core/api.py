@@ -168,6 +168,10 @@ class Game(ABC):
         """The card set in use: {"id", "hash", "path"}; None for games without cards."""
         return None
 
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The fixed shape of `State.observation_tensor`, for learning agents."""
+        raise NotImplementedError(f"{self.info.name} has no observation tensor yet (docs/rl.md: adding one)")
+
     # -- shared behaviour ---------------------------------------------------------------------
     def num_distinct_actions(self) -> int:
         return len(self.player_action_table())
@@ -262,6 +266,10 @@ class State(ABC):
     @abstractmethod
     def observation(self, player: int | None) -> JSON:
         """A JSON-able dict of exactly what `player` may know (None: a spectator)."""
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        """`observation(player)` as float32 numbers of shape `game.observation_tensor_shape()`."""
+        raise NotImplementedError(f"{self.game.info.name} has no observation tensor yet (docs/rl.md: adding one)")
 
     @abstractmethod
     def _to_dict(self) -> JSON:

@@ -11,7 +11,7 @@ from bestiary.core.api import JSON, Game, GameInfo, GameOptions
 from bestiary.core.cards import CardSet
 from bestiary.core.errors import StateFormatError
 from bestiary.core.registry import register_game
-from bestiary.games.critters import rules, view
+from bestiary.games.critters import rules, tensor, view
 from bestiary.games.critters.actions import Choose, Draw, FirstPlayer, Flip
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS, STARTER_DECK, CritterCard, load_ecoregion
 from bestiary.games.critters.heuristic import CritterHeuristic
@@ -112,6 +112,9 @@ class CritterCapture(Game):
 
     def render(self, observation: JSON) -> str:
         return view.render(observation)
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return tensor.tensor_shape(self)
 
     def heuristic_policy(self) -> CritterHeuristic:
         if self._heuristic is None:

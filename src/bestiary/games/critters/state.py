@@ -6,9 +6,11 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
-from bestiary.games.critters import rules
+from bestiary.games.critters import rules, tensor
 from bestiary.games.critters.actions import Choose, Draw, FirstPlayer, Flip
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
 from bestiary.games.critters.view import card_view
@@ -158,6 +160,9 @@ class CritterState(State):
             "scores": None if self.scores is None else list(self.scores),
             "returns": self.returns() if self.phase == rules.OVER else None,
         }
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        return tensor.encode(self.game, self.observation(player), player)
 
     def determinize(self, player: int, rng: random.Random) -> CritterState:
         # Nothing is hidden but the order of the decks, which is chance's to decide at each flip.

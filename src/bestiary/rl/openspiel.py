@@ -1,0 +1,241 @@
+"""Bestiary games as OpenSpiel (pyspiel) Python games, so OpenSpiel's algorithms run on them.
+
+    from bestiary.rl import openspiel
+    game = openspiel.load("critter-capture", players=2)      # a pyspiel.Game
+    openspiel.register("critter-capture")                     # then pyspiel.load_game("bestiary_critter_capture")
+
+Seats asked at once are asked one at a time (bestiary.rl.table), so the dynamics are sequential; chance is
+OpenSpiel's chance player with the game's chance outcome indices. Observation strings and tensors are the
+game's `observation(player)` and `observation_tensor(player)`; the information state adds the seat's own
+actions and the events it has seen, so it has perfect recall. The information-state tensor is offered for
+perfect-information games only (there it is the observation tensor).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bestiary.core.api import CHANCE, TERMINAL, Game, State
+from bestiary.core.registry import game_class, load_game
+from bestiary.rl.table import deciding_seat, require
+
+require("pyspiel")
+import pyspiel  # noqa: E402
+
+DEFAULT_MAX_GAME_LENGTH = 100_000
+
+
+@dataclass(frozen=True)
+class Payoffs:
+    """What OpenSpiel must know of a game's returns and length, which the core API does not say."""
+
+    utility: str  # "zero-sum", "constant-sum" or "general-sum"
+    min_utility: float
+    max_utility: float
+    utility_sum: float | None = None  # for constant-sum games
+    max_game_length: int = DEFAULT_MAX_GAME_LENGTH
+
+
+def _critter_capture_payoffs(game: Game) -> Payoffs:
+    # The winners share 1 point. Each card is drawn, flipped and answered by at most one announcement (a tie
+    # or a takeover); each round's active player announces once; add the first-player draw and final choice.
+    cards = len(game.chance_outcome_table()) - game.num_players  # a flip per card, a first-player outcome per seat
+    return Payoffs("constant-sum", 0.0, 1.0, 1.0, max_game_length=4 * cards + 2 * game.num_players + 2)
+
+
+# A game not listed here is offered as general-sum with returns between -1 and 1 unless `payoffs` is given.
+KNOWN_PAYOFFS: dict[str, Callable[[Game], Payoffs]] = {"critter-capture": _critter_capture_payoffs}
+
+UTILITY = {"zero-sum": pyspiel.GameType.Utility.ZERO_SUM, "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+           "general-sum": pyspiel.GameType.Utility.GENERAL_SUM}
+
+
+def short_name(name: str) -> str:
+    return "bestiary_" + name.replace("-", "_")
+
+
+def payoffs_of(game: Game) -> Payoffs:
+    known = KNOWN_PAYOFFS.get(game.info.name)
+    return known(game) if known else Payoffs("general-sum", -1.0, 1.0)
+
+
+def game_type(game: Game, payoffs: Payoffs, default_options: dict[str, Any] | None = None) -> Any:
+    info = game.info
+    if payoffs.utility not in UTILITY:
+        raise ValueError(f"utility must be one of {', '.join(UTILITY)}, not {payoffs.utility!r}")
+    perfect = info.information == "perfect" and not info.simultaneous
+    if game.max_chance_outcomes() == 0:
+        chance_mode = pyspiel.GameType.ChanceMode.DETERMINISTIC
+    elif info.chance == "shuffles":  # shuffles come from the state's seed, not from chance nodes alone
+        chance_mode = pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    else:
+        chance_mode = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    options = {k: v for k, v in (default_options or {}).items() if k != "players"}
+    return pyspiel.GameType(
+        short_name=short_name(info.name), long_name=f"Bestiary {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=chance_mode,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION if perfect
+        else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=UTILITY[payoffs.utility], reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(info.player_counts), min_num_players=min(info.player_counts),
+        provides_information_state_string=True, provides_information_state_tensor=perfect,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification={"players": game.num_players, "options": json.dumps(options), "seed": 0})
+
+
+def load(game: Game | str, payoffs: Payoffs | None = None, seed: int = 0, **options: Any) -> BestiarySpielGame:
+    """A pyspiel game for a Bestiary game (a name and options, or a configured game).
+
+    `seed` starts the generator that seeds each new state (it matters to games that shuffle from their
+    seed) and the one that resamples hidden information for search."""
+    if isinstance(game, str):
+        game = load_game(game, **options)
+    elif options:
+        raise TypeError(f"options {sorted(options)} given with a game already configured")
+    payoffs = payoffs or payoffs_of(game)
+    return BestiarySpielGame(game, game_type(game, payoffs), payoffs, seed)
+
+
+def register(name: str, payoffs: Payoffs | None = None, **default_options: Any) -> str:
+    """Make a registered Bestiary game loadable by `pyspiel.load_game`; returns its OpenSpiel name.
+
+    OpenSpiel parameters: `players`, `options` (the other Bestiary options as a JSON object) and `seed`.
+    A game registered already keeps its first registration."""
+    if short_name(name) in pyspiel.registered_names():
+        return short_name(name)
+    defaults = {"players": game_class(name).info.player_counts[0], **default_options}
+    template = load_game(name, **defaults)
+    kind = game_type(template, payoffs or payoffs_of(template), defaults)
+
+    class Registered(BestiarySpielGame):
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            params = params or {}
+            options = {**defaults, **json.loads(params.get("options", "{}")),
+                       "players": params.get("players", defaults["players"])}
+            game = load_game(name, **options)
+            super().__init__(game, kind, payoffs or payoffs_of(game), int(params.get("seed", 0)), params)
+
+    pyspiel.register_game(kind, Registered)
+    return str(kind.short_name)
+
+
+class BestiarySpielGame(pyspiel.Game):  # type: ignore[misc]
+    def __init__(self, game: Game, kind: Any, payoffs: Payoffs, seed: int = 0,
+                 params: dict[str, Any] | None = None) -> None:
+        info = pyspiel.GameInfo(
+            num_distinct_actions=game.num_distinct_actions(), max_chance_outcomes=game.max_chance_outcomes(),
+            num_players=game.num_players, min_utility=payoffs.min_utility, max_utility=payoffs.max_utility,
+            utility_sum=payoffs.utility_sum, max_game_length=payoffs.max_game_length)
+        super().__init__(kind, info, params or {})
+        self.bestiary_game = game
+        self.perfect_information = kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        self._state_seeds = random.Random(seed)
+        self.search_rng = random.Random(seed + 1)
+
+    def new_initial_state(self) -> BestiarySpielState:
+        inner = self.bestiary_game.new_initial_state(seed=self._state_seeds.randrange(2**63))
+        return BestiarySpielState(self, inner)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> BestiaryObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported; given {params}")
+        return BestiaryObserver(self, iig_obs_type)
+
+
+class _Held:
+    """Holds the Bestiary state so that OpenSpiel's clone (a deep copy) uses `State.clone()` and shares
+    the immutable game instead of copying its card set."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.state.clone())
+
+
+class BestiarySpielState(pyspiel.State):  # type: ignore[misc]
+    def __init__(self, game: BestiarySpielGame, inner: State) -> None:
+        super().__init__(game)
+        self._held = _Held(inner)
+
+    @property
+    def inner(self) -> State:
+        return self._held.state
+
+    def current_player(self) -> int:
+        player = self.inner.current_player()
+        if player == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if player == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return deciding_seat(self.inner)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(action.index for action in self.inner.legal_actions(player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return sorted((action.index, p) for action, p in self.inner.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        if self.inner.is_chance_node():
+            self.inner.apply_action(int(action))
+        else:
+            self.inner.apply_action(int(action), player=deciding_seat(self.inner))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        game = self.inner.game
+        table = game.chance_outcome_table() if player == pyspiel.PlayerId.CHANCE else game.player_action_table()
+        return str(table[action])
+
+    def is_terminal(self) -> bool:
+        return self.inner.is_terminal()
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.inner.returns()]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BestiarySpielState:
+        """A state the seat cannot tell from this one, hidden parts drawn by the game's search generator."""
+        game: BestiarySpielGame = self.get_game()
+        return BestiarySpielState(game, self.inner.determinize(player_id, game.search_rng))
+
+    def __str__(self) -> str:
+        return str(self.inner)
+
+
+class BestiaryObserver:
+    """OpenSpiel's observer interface over `observation(player)`: the observation, or with perfect recall the
+    information state (the observation, the seat's own actions and the events it has seen)."""
+
+    def __init__(self, game: BestiarySpielGame, iig_obs_type: Any) -> None:
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if kind.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not kind.public_info:
+            raise ValueError("Bestiary games offer what one seat sees (private info of a single player plus "
+                             "public info), not other observation types")
+        self.perfect_recall = bool(kind.perfect_recall)
+        size = math.prod(game.bestiary_game.observation_tensor_shape())
+        if self.perfect_recall and not game.perfect_information:
+            size = 0  # no fixed-size perfect-recall tensor for games with hidden information
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor} if size else {}
+
+    def set_from(self, state: BestiarySpielState, player: int) -> None:
+        if self.tensor.size:
+            self.tensor[:] = state.inner.observation_tensor(player).ravel()
+
+    def string_from(self, state: BestiarySpielState, player: int) -> str:
+        inner = state.inner
+        seen = json.dumps(inner.observation(player), sort_keys=True)
+        if not self.perfect_recall:
+            return seen
+        own = " ".join(str(action) for actor, action in inner.history() if actor == player)
+        events = "\n".join(event.text for event in inner.events(player))
+        return f"{seen}\nmy actions: {own}\n{events}"

@@ -1,0 +1,24 @@
+"""The games the adapter tests run on: every registered game at every standard player count, and the toy
+game of hidden_bid.py (simultaneous bids, hidden cards, a response window, a race)."""
+
+from __future__ import annotations
+
+import pytest
+
+import bestiary
+from bestiary.core.api import Game
+from tests.conftest import game_configurations
+from tests.rl.hidden_bid import HiddenBid
+
+RL_EXTRA = "the rl extra is not installed (pip install -e '.[rl]')"
+
+
+def make_game(name: str, players: int) -> Game:
+    if name == HiddenBid.info.name:
+        return HiddenBid.from_options(players=players)
+    return bestiary.load_game(name, players=players)
+
+
+CONFIGURATIONS = [*game_configurations(), (HiddenBid.info.name, 2), (HiddenBid.info.name, 3)]
+GAMES = pytest.mark.parametrize(("name", "players"), CONFIGURATIONS,
+                                ids=[f"{name}-{players}p" for name, players in CONFIGURATIONS])

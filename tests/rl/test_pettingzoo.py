@@ -1,0 +1,176 @@
+"""The PettingZoo adapters pass PettingZoo's own tests and never show a seat what it may not see."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bestiary.core.errors import IllegalActionError
+from tests.rl.games import GAMES, RL_EXTRA, make_game
+from tests.rl.hidden_bid import HiddenBid
+
+pytest.importorskip("pettingzoo", reason=RL_EXTRA)
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+
+from bestiary.rl import pettingzoo as bestiary_pz
+
+# PettingZoo's api_test suggests a plain array observation; action masks need the dict it also supports.
+pytestmark = pytest.mark.filterwarnings("ignore:Observation (space for each agent probably|is not a NumPy)")
+
+
+@GAMES
+def test_aec_environment_passes_api_test(name: str, players: int) -> None:
+    api_test(bestiary_pz.env(make_game(name, players)), num_cycles=1000)
+
+
+@GAMES
+def test_aec_environment_passes_seed_test(name: str, players: int) -> None:
+    seed_test(lambda: bestiary_pz.env(make_game(name, players)), num_cycles=200)
+
+
+@GAMES
+def test_parallel_environment_passes_parallel_api_test(name: str, players: int) -> None:
+    parallel_api_test(bestiary_pz.parallel_env(make_game(name, players)), num_cycles=1000)
+
+
+def play_aec(env, seed: int, check_seat_view=None) -> dict[str, float]:
+    """A random game through the AEC interface; returns each agent's summed rewards."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if check_seat_view:
+            check_seat_view(env, agent, observation)
+        env.step(rng.choice(np.flatnonzero(observation["action_mask"])))
+    return totals
+
+
+@GAMES
+def test_rewards_add_up_to_the_returns_and_only_the_asked_seat_has_actions(name: str, players: int) -> None:
+    env = bestiary_pz.env(make_game(name, players))
+
+    def only_asked_seat_may_act(env, agent, observation) -> None:
+        seat = env.seat_of[agent]
+        assert seat == env.game_state.players_to_act()[0]
+        assert np.array_equal(observation["action_mask"], env.game_state.legal_actions_mask(seat))
+        for other in env.possible_agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+
+    totals = play_aec(env, seed=5, check_seat_view=only_asked_seat_may_act)
+    assert env.game_state.is_terminal()
+    assert [totals[a] for a in env.possible_agents] == pytest.approx(env.game_state.returns())
+
+
+@GAMES
+def test_aec_observations_hide_what_the_seat_cannot_see(name: str, players: int) -> None:
+    """As the conformance suite does: resampling what a seat cannot see leaves its observation alone."""
+    env = bestiary_pz.env(make_game(name, players))
+    resample = random.Random(1)
+
+    def unchanged_by_resampling(env, agent, observation) -> None:
+        seat = env.seat_of[agent]
+        for _ in range(2):
+            sampled = env.game_state.determinize(seat, resample)
+            assert np.array_equal(sampled.observation_tensor(seat), observation["observation"])
+
+    play_aec(env, seed=2, check_seat_view=unchanged_by_resampling)
+
+
+def test_simultaneous_choice_asked_in_turn_reveals_nothing_to_later_seats() -> None:
+    """The second bidder sees the same observation whatever the first bid."""
+    seen = []
+    for first_bid in (0, 2):
+        env = bestiary_pz.env(HiddenBid.from_options(players=2))
+        env.reset(seed=11)
+        assert env.game_state.decision_kind() == "simultaneous"
+        assert env.agent_selection == "player_0"
+        env.step(first_bid)
+        assert env.agent_selection == "player_1"
+        seen.append(env.observe("player_1"))
+    assert np.array_equal(seen[0]["observation"], seen[1]["observation"])
+    assert np.array_equal(seen[0]["action_mask"], seen[1]["action_mask"])
+
+
+def test_parallel_step_takes_the_simultaneous_choices_together() -> None:
+    env = bestiary_pz.parallel_env(HiddenBid.from_options(players=3))
+    observations, _ = env.reset(seed=4)
+    assert all(observations[a]["action_mask"].any() for a in env.agents)  # every seat bids at once
+    env.step({"player_0": 2, "player_1": 0, "player_2": 1})
+    assert env.game_state.bids == [2, 0, 1]
+
+
+def test_parallel_race_goes_to_the_first_listed_seat_and_the_other_grab_lapses() -> None:
+    env = bestiary_pz.parallel_env(HiddenBid.from_options(players=2))
+    env.reset(seed=4)
+    env.step({"player_0": 1, "player_1": 1})  # equal bids: no response window
+    assert env.game_state.decision_kind() == "race"
+    _, rewards, terminations, _, _ = env.step({"player_0": 5, "player_1": 5})
+    assert env.game_state.token == 0
+    assert all(terminations.values())
+    assert list(rewards.values()) == pytest.approx(env.game_state.returns())
+    assert env.agents == []
+
+
+def test_illegal_actions_are_refused_and_change_nothing() -> None:
+    env = bestiary_pz.env("critter-capture", players=2)
+    env.reset(seed=3)
+    before = env.game_state.to_json()
+    illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError, match="illegal action"):
+        env.step(illegal)
+    with pytest.raises(IllegalActionError, match="no action has index"):
+        env.step(99)
+    assert env.game_state.to_json() == before
+
+    parallel = bestiary_pz.parallel_env(HiddenBid.from_options(players=2))
+    parallel.reset(seed=3)
+    before = parallel.game_state.to_json()
+    with pytest.raises(IllegalActionError, match="gave no action"):
+        parallel.step({"player_0": 1})
+    with pytest.raises(IllegalActionError, match="not a legal action"):
+        parallel.step({"player_0": 1, "player_1": 4})
+    assert parallel.game_state.to_json() == before
+
+
+def test_same_seed_same_game_other_seed_other_game() -> None:
+    def record(seed: int) -> str:
+        env = bestiary_pz.env("critter-capture", players=3)
+        play_aec(env, seed)
+        return env.game_state.to_json()
+
+    assert record(8) == record(8)
+    assert record(8) != record(9)
+
+
+def test_options_and_render() -> None:
+    env = bestiary_pz.env("critter-capture", players=2, ecoregions=2, render_mode="ansi")
+    env.reset(seed=0)
+    assert env.game.options.ecoregions == 2
+    assert "Critter capture" in env.render()
+    with pytest.raises(ValueError, match="render_mode"):
+        bestiary_pz.env("critter-capture", render_mode="human")
+    with pytest.raises(TypeError, match="already configured"):
+        bestiary_pz.env(make_game("critter-capture", 2), players=2)
+
+
+@GAMES
+def test_parallel_observations_hide_what_the_seat_cannot_see(name: str, players: int) -> None:
+    env = bestiary_pz.parallel_env(make_game(name, players))
+    rng, resample = random.Random(6), random.Random(7)
+    observations, _ = env.reset(seed=6)
+    while env.agents:
+        for agent, observation in observations.items():
+            seat = env.seat_of[agent]
+            sampled = env.game_state.determinize(seat, resample)
+            assert np.array_equal(sampled.observation_tensor(seat), observation["observation"])
+        actions = {agent: rng.choice(np.flatnonzero(o["action_mask"])) if o["action_mask"].any() else 0
+                   for agent, o in observations.items()}
+        observations, *_ = env.step(actions)
