@@ -9,7 +9,7 @@ from bestiary.core.api import Action
 
 @dataclass(frozen=True, slots=True)
 class Play(Action):
-    """Play an action card, poison or antidote from hand in your turn, or a response card (LUNGO-12)."""
+    """Play an action card, poison or antidote from hand in your turn, or a response card (LUNGO-9)."""
 
     index: int
     card: str
@@ -31,7 +31,7 @@ class Target(Action):
 
 @dataclass(frozen=True, slots=True)
 class Commit(Action):
-    """Put a card face down for a creature battle (LUNGO-26, LUNGO-28)."""
+    """Put a card face down for a creature battle (LUNGO-39, LUNGO-41)."""
 
     index: int
     card: str
@@ -42,7 +42,7 @@ class Commit(Action):
 
 @dataclass(frozen=True, slots=True)
 class Boost(Action):
-    """Add a matching power card or a mutant gene to the creature put down (LUNGO-26, LUNGO-27)."""
+    """Add a matching power card or a mutant gene to the creature put down (LUNGO-39, LUNGO-40, LUNGO-70)."""
 
     index: int
     card: str
@@ -64,7 +64,7 @@ class Word(Action):
 
 @dataclass(frozen=True, slots=True)
 class DrawCard(Action):
-    """Chance: the card taken from the draw pile (uniform over the pile; LUNGO-56)."""
+    """Chance: the card taken from the draw pile (uniform over the pile; LUNGO-58)."""
 
     index: int
     card: str
@@ -86,7 +86,7 @@ class PickCard(Action):
 
 @dataclass(frozen=True, slots=True)
 class DealGoal(Action):
-    """Chance: the secret goal card dealt to the next player (LUNGO-21)."""
+    """Chance: the secret goal card dealt to the next player (LUNGO-22)."""
 
     index: int
     goal: str
@@ -97,7 +97,7 @@ class DealGoal(Action):
 
 @dataclass(frozen=True, slots=True)
 class Roll(Action):
-    """Chance: the die shows this number (LUNGO-19)."""
+    """Chance: the die shows this number (LUNGO-18)."""
 
     index: int
     pips: int

@@ -15,7 +15,7 @@ from bestiary.core.errors import CardFileError
 
 ELEMENTS = ("fire", "water", "earth")
 SPECIES = ("fish", "element", "jungle", "insect", "shell")
-# LUNGO-8: fire is weak to water, water to earth, earth to fire.
+# LUNGO-5: fire is weak to water, water to earth, earth to fire.
 WEAK_TO = {"fire": "water", "water": "earth", "earth": "fire"}
 KINDS = ("creature", "mutant", "power", "gene", "action", "battle", "poison", "slime", "antidote", "goal")
 GAME_PLAY_KINDS = ("power", "gene", "action", "battle", "poison", "slime", "antidote")
@@ -28,7 +28,7 @@ MUTANTS = 3
 GAME_PLAY_CARDS = 65
 GOALS = 12
 
-# Card effects as data (LUNGO-12, LUNGO-15): the functions live in rules.py and register here.
+# Card effects as data (LUNGO-9, LUNGO-36): the functions live in rules.py and register here.
 ACTION_EFFECTS = EffectRegistry("creatures-of-lungo actions")
 BATTLE_RULES = EffectRegistry("creatures-of-lungo battles")
 WINNINGS = EffectRegistry("creatures-of-lungo winnings")
@@ -123,7 +123,7 @@ class LungoCard(CardModel):
             if name not in allowed and getattr(self, name) not in (None, ()):
                 raise ValueError(f"a {self.kind} card has no '{name}'")
         if self.kind == "creature" and self.element is not None and self.weakness != WEAK_TO[self.element]:
-            raise ValueError(f"a {self.element} creature is weak to {WEAK_TO[self.element]} (LUNGO-8), "
+            raise ValueError(f"a {self.element} creature is weak to {WEAK_TO[self.element]} (LUNGO-5), "
                              f"not {self.weakness}")
         if self.kind == "action" and (self.when == "response") != (self.effect is not None
                                                                     and self.effect.keyword == "cancel"):
