@@ -509,7 +509,11 @@ def settle_dice(state: LungoState) -> None:
         state.jobs.extend((ROLL, p, 0) for p in tied)
         return
     state.rollers = []
-    declare_winner(state, tied[0])
+    if battle_param(state, "decides") == "lowest":
+        state._log("battle-lost", f"{seat(tied[0])} rolls lowest in {name(state, state.battle)}.", player=tied[0])
+        finish_battle(state, tied[0])
+    else:
+        declare_winner(state, tied[0])
 
 
 @BATTLE_RULES.register("insect-swat")
@@ -594,12 +598,14 @@ def take_played(state: LungoState, winner: int, which: str, draw: int) -> None:
     if which not in ("creatures", "all"):
         raise ValueError(f"take-played: which must be 'creatures' or 'all', not '{which}'")
     game = state.game
+    taken = []
     for player, cards in enumerate(state.choices):
         kept = [c for c in cards if game.kinds[c] != "gene" and (which == "all" or game.is_creature[c])]
-        state.hands[winner].extend(kept)
+        taken += kept
         state.choices[player] = [c for c in cards if c not in kept]
-        if kept:
-            state._log("winnings", f"{seat(winner)} takes {', '.join(name(state, c) for c in kept)}.")
+    state.hands[winner].extend(taken)
+    if taken:
+        state._log("winnings", f"{seat(winner)} takes {', '.join(name(state, c) for c in taken)}.")
     state.jobs.extend((DRAW, winner, 0) for _ in range(draw))
 
 
