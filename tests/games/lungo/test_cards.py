@@ -67,7 +67,7 @@ def test_unknown_effect_keyword_is_refused(tmp_path: Path) -> None:
 def test_bad_effect_parameter_is_refused(tmp_path: Path) -> None:
     path = write_variant(tmp_path, 'effect = { keyword = "draw", count = 2 }',
                          'effect = { keyword = "draw", count = "two" }')
-    with pytest.raises(CardFileError, match="forage.*effect.*count"):
+    with pytest.raises(CardFileError, match=r"forage.*effect.*count"):
         load_lungo_cards(path)
 
 
@@ -82,7 +82,7 @@ def test_component_counts_are_checked(tmp_path: Path) -> None:
     """LUNGO-1: one forage fewer breaks the 65 game-play cards."""
     path = write_variant(tmp_path, 'name = "Forage"\nkind = "action"\ncopies = 5',
                          'name = "Forage"\nkind = "action"\ncopies = 4')
-    with pytest.raises(CardFileError, match="65 game-play cards.*has 64"):
+    with pytest.raises(CardFileError, match=r"65 game-play cards.*has 64"):
         load_lungo_cards(path)
 
 
