@@ -67,8 +67,6 @@ def test_empty_pile_is_refilled_from_the_discard_pile() -> None:
     assert len(state.pile) == 91 and state.discard == []
     state.discard, state.pile = [], []
     state.apply_action("end turn", player=0)
-    state.apply_action("pass", player=0)
-    state.apply_action("pass", player=1)
     assert state.phase == rules.PLAY and state.active == 1 and len(state.hands[1]) == 3
 
 

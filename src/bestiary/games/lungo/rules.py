@@ -229,9 +229,12 @@ def resolve_pending(state: LungoState, player: int, target: int) -> None:
 
 
 def end_turn(state: LungoState) -> None:
-    # LUNGO-61: the token moment closes every turn; then the next player to the left.
-    state.phase = TOKEN_MOMENT
-    state.passed = [False] * state.game.num_players
+    # LUNGO-61: a token moment closes every round, before the first player's turn comes round again.
+    if left_of(state, state.active) == state.game.options.first_player:
+        state.phase = TOKEN_MOMENT
+        state.passed = [False] * state.game.num_players
+    else:
+        next_turn(state)
 
 
 def next_turn(state: LungoState) -> None:
