@@ -23,7 +23,7 @@ MAX_PLAYERS = 6
 class LungoOptions(GameOptions):
     players: int = Field(4, ge=2, le=MAX_PLAYERS, description="number of players (2-6)")
     first_player: int = Field(0, ge=0, description="seat of the first player (LUNGO-29)")
-    turn_limit: int = Field(80, ge=1, le=100_000,
+    turn_limit: int = Field(120, ge=1, le=100_000,
                             description="turns in all before an undecided game ends (LUNGO-59)")
     reaction_mean: float = Field(0.55, gt=0, le=10,
                                  description="seconds a computer player takes on average to react in a race "
