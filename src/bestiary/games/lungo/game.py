@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -25,6 +26,8 @@ class LungoOptions(GameOptions):
     first_player: int = Field(0, ge=0, description="seat of the first player (LUNGO-29)")
     turn_limit: int = Field(120, ge=1, le=100_000,
                             description="turns in all before an undecided game ends (LUNGO-59)")
+    token_moment: Literal["round", "turn"] = Field(
+        "round", description="when everyone may take a token off-turn: after every round or every turn (LUNGO-61)")
     reaction_mean: float = Field(0.55, gt=0, le=10,
                                  description="seconds a computer player takes on average to react in a race "
                                              "(LUNGO-62)")

@@ -229,8 +229,10 @@ def resolve_pending(state: LungoState, player: int, target: int) -> None:
 
 
 def end_turn(state: LungoState) -> None:
-    # LUNGO-61: a token moment closes every round, before the first player's turn comes round again.
-    if left_of(state, state.active) == state.game.options.first_player:
+    # LUNGO-61: a token moment closes every round (before the first player's turn comes round again),
+    # or every turn with the option token_moment="turn".
+    options = state.game.options
+    if options.token_moment == "turn" or left_of(state, state.active) == options.first_player:
         state.phase = TOKEN_MOMENT
         state.passed = [False] * state.game.num_players
     else:
