@@ -46,8 +46,10 @@ def test_goal_requirements_count_cards_in_hand() -> None:
     assert not rules.goal_met(state, 0) and not rules.goal_met(state, 1)
     state.hands[0].append(state.game.index_of["cinder-wisp"])
     assert rules.goal_met(state, 0)
-    state.hands[1] += [state.game.index_of["ember-eel#2"] if "ember-eel#2" in state.game.index_of else
-                       state.game.index_of["blaze-golem"], state.game.index_of["burrow-ant"]]
+    state.hands[1] += [state.game.index_of["blaze-golem"], state.game.index_of["burrow-ant"],
+                       state.game.index_of["power-fish"]]
+    assert not rules.goal_met(state, 1)  # one power card short
+    state.hands[1].append(state.game.index_of["power-shell"])
     assert rules.goal_met(state, 1)
 
 
