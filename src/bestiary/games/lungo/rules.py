@@ -642,13 +642,8 @@ def goal_met(state: LungoState, player: int) -> bool:
     goal = state.goals[player]
     if goal < 0:
         return False
-    game = state.game
     hand = state.hands[player]
-    for requirement in game.goal_cards[goal].requires:
-        count = sum(1 for c in hand if game.fits(c, requirement))
-        if count < requirement.count:
-            return False
-    return True
+    return all(sum(fits[c] for c in hand) >= count for count, fits in state.game.goal_tables[goal])
 
 
 def may_take_token(state: LungoState, player: int) -> bool:
