@@ -121,10 +121,8 @@ class TerminalTable:
                 return None, float("inf")
             if answer.isdigit() and int(answer) - 1 in humans:
                 seat = int(answer) - 1
-                if self.race_actions(seat):
-                    return seat, taken
-                self.console.print(f"[red]P{seat + 1} cannot do anything but let it pass now.[/red]")
-                continue
+                # A seat with nothing to race for lets the moment pass, saying no more than Enter would.
+                return (seat, taken) if self.race_actions(seat) else (None, float("inf"))
             self.console.print(f"[red]Type one of the seat numbers {seats}, or just Enter.[/red]")
 
     def pick_race_action(self, player: int) -> Action:
