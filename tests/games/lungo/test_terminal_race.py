@@ -67,3 +67,17 @@ def test_everyone_lets_the_moment_pass() -> None:
     terminal, _ = table(state, ["human", "heuristic"], [""], [0.0, 0.4])
     terminal.race()
     assert state.is_chance_node() and state.placer == 1
+
+
+def test_hotseat_token_moment_tells_nobody_who_may_take_a_token() -> None:
+    """LUNGO-61: with two humans the moment is always asked; a seat that may not take a token just passes."""
+    state = dealt([["forage", "antidote", "snatch"], ["tide-pike", "poison", "antidote#2"]],
+                  ["goal-fire-trio", "goal-water-trio"], turn_draw="magma-koi")
+    state.apply_action("end turn", player=0)
+    state.apply_action("draw cinder-wisp")
+    state.apply_action("end turn", player=1)
+    assert state.phase == "token-moment"
+    terminal, out = table(state, ["human", "human"], ["1"], [0.0, 0.3])
+    terminal.race()
+    assert state.phase == "turn-draw" and state.active == 0
+    assert "cannot" not in out.getvalue()
