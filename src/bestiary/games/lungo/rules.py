@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import TYPE_CHECKING, Any
 
 from bestiary.games.lungo.cards import ACTION_EFFECTS, BATTLE_RULES, WINNINGS
@@ -59,7 +60,7 @@ def deal(state: LungoState) -> None:
 def refill_pile(state: LungoState) -> None:
     # LUNGO-58: an empty draw pile is refilled from the discard pile.
     if not state.pile and state.discard:
-        state.pile = state.discard
+        state.pile = sorted(state.discard)  # the pile is kept sorted: draws are uniform, order means nothing
         state.discard = []
         state._log("refill", "The discard pile becomes the new draw pile.")
 
@@ -85,7 +86,7 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
     """A card drawn into a hand by a deal, a turn draw or an effect (LUNGO-25, LUNGO-27, LUNGO-28, LUNGO-66)."""
     game = state.game
     if game.is_battle[card]:
-        state.pile.append(card)  # shuffled back: the next draw is uniform over the pile again
+        insort(state.pile, card)  # shuffled back: the next draw is uniform over the pile again
         state._log("battle-back", f"{seat(player)} draws {name(state, card)}, a battle card, and shuffles it "
                    "back.", player=player)
         state.jobs.insert(0, (job, player, 0))

@@ -145,7 +145,7 @@ class LungoState(State):
             p = 1.0 / len(hand)
             return [(game.pick_actions[c], p) for c in sorted(hand)]
         p = 1.0 / len(self.pile)
-        return [(game.draw_actions[c], p) for c in sorted(self.pile)]
+        return [(game.draw_actions[c], p) for c in self.pile]
 
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
@@ -270,7 +270,7 @@ class LungoState(State):
             if hidden_choices:
                 size = len(self.choices[p])
                 other.choices[p], pool = pool[:size], pool[size:]
-        other.pile = pool
+        other.pile = sorted(pool)
         goals = [self.goals[p] for p in others if self.goals[p] >= 0] + self.spare_goals
         rng.shuffle(goals)
         for p in others:
@@ -321,7 +321,7 @@ class LungoState(State):
         return {
             "phase": self.phase, **{key: getattr(self, key) for key in INT_FIELDS},
             **{key: None if getattr(self, key) < 0 else ids[getattr(self, key)] for key in CARD_FIELDS},
-            "pile": sorted(cards(self.pile)), "discard": cards(self.discard),
+            "pile": cards(self.pile), "discard": cards(self.discard),
             "hands": [cards(h) for h in self.hands],
             "goals": [None if g < 0 else goal_ids[g] for g in self.goals],
             "spare_goals": sorted(goal_ids[g] for g in self.spare_goals),
@@ -350,7 +350,7 @@ class LungoState(State):
             if getattr(state, key) >= n:
                 raise StateFormatError(f"'{key}' must be a seat below {n}")
         seen: set[int] = set()
-        state.pile = _cards(game, raw["pile"], "pile", seen)
+        state.pile = sorted(_cards(game, raw["pile"], "pile", seen))
         state.discard = _cards(game, raw["discard"], "discard", seen)
         state.hands = _per_player(raw, "hands", n, lambda v, where: _cards(game, v, where, seen))
         state.afflictions = _per_player(raw, "in_front", n, lambda v, where: _cards(game, v, where, seen))
