@@ -14,6 +14,7 @@ from bestiary.agents.base import SeatView
 from bestiary.core.api import SIMULTANEOUS
 from bestiary.core.errors import OptionError
 from bestiary.games.lungo import rules
+from bestiary.games.lungo.cards import STARTER_CARDS
 from tests.games.lungo.conftest import dealt
 
 HANDS = [["ember-eel", "magma-koi", "forage"], ["tide-pike", "snatch", "antidote"]]
@@ -114,8 +115,6 @@ def test_reaction_time_model_is_an_option_agents_use() -> None:
 
 def test_render_shows_the_battle_and_escapes_brackets(tmp_path) -> None:
     """LUNGO-34: the terminal announces the battle; card names with brackets print as written."""
-    from bestiary.games.lungo.cards import STARTER_CARDS
-
     path = tmp_path / "bracketed.toml"
     path.write_text(STARTER_CARDS.read_text().replace('name = "Scorch Jaguar"', 'name = "[Boss] Scorch Jaguar"'))
     state = dealt([["scorch-jaguar", "forage", "antidote"], ["tide-pike", "snatch", "poison"]],
