@@ -1,6 +1,6 @@
 """The games the adapter tests run on: every shipped game that has an observation tensor, at every standard
-player count, and the toy
-game of hidden_bid.py (simultaneous bids, hidden cards, a response window, a race)."""
+player count, and the toy game of
+hidden_bid.py (simultaneous bids, hidden cards, a response window, a race)."""
 
 from __future__ import annotations
 

@@ -41,8 +41,9 @@ class Agent(ABC):
         """One of `view.legal_actions`."""
 
     def reaction_delay(self, view: SeatView, rng: random.Random) -> float:
-        """Seconds this agent takes to react in a race (a game's reaction-time model may override)."""
-        return 0.6 + rng.random() * 0.6
+        """Seconds this agent takes to react in a race: the game's reaction-time model where it has one."""
+        delay = view.game.reaction_delay(view.player, rng)
+        return 0.6 + rng.random() * 0.6 if delay is None else delay
 
     def __str__(self) -> str:
         return self.name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 
 from rich.console import Console
@@ -14,6 +15,7 @@ from bestiary.core.chance import sample_chance
 from bestiary.core.errors import ActionParseError
 
 HUMAN = "human"
+LET_PASS = "pass"  # the action that lets a race moment go by
 
 
 class Quit(Exception):
@@ -24,15 +26,17 @@ class TerminalTable:
     """Runs one game in the terminal. `ask` reads a line (injectable for tests)."""
 
     def __init__(self, game: Game, seats: list[str], seed: int, console: Console,
-                 ask: Callable[[str], str] | None = None) -> None:
+                 ask: Callable[[str], str] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.game = game
         self.seats = seats
         self.agents: dict[int, Agent] = {p: make_agent(s) for p, s in enumerate(seats) if s != HUMAN}
         self.console = console
         self.ask = ask or (lambda prompt: console.input(prompt))
+        self.clock = clock
         self.rng = random.Random(seed)
         self.state: State = game.new_initial_state(seed=seed)
         self.shown_events = 0
+        self.shown_public = 0
         self.last_human: int | None = None
         self.hidden = game.info.information == "imperfect"
         self.humans = [p for p, s in enumerate(seats) if s == HUMAN]
@@ -42,6 +46,9 @@ class TerminalTable:
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, self.rng))
+                continue
+            if state.decision_kind() == "race":
+                self.race()
                 continue
             for player in state.players_to_act():
                 if state.is_terminal() or player not in state.players_to_act():
@@ -53,6 +60,81 @@ class TerminalTable:
         result = state.result()
         self.console.print("Returns: " + ", ".join(f"P{p + 1} {r:g}" for p, r in enumerate(result["returns"])))
         return state
+
+    def race(self) -> None:
+        """The first to act wins: humans type their seat number at one shared prompt, and their typing
+        time is set against each computer player's reaction delay."""
+        state = self.state
+        to_act = state.players_to_act()
+        bots: dict[int, tuple[float, Action]] = {}
+        for player in to_act:
+            if player not in self.humans:
+                view = SeatView(state, player)
+                action = self.agents[player].act(view, self.rng)
+                if str(action) != LET_PASS:
+                    bots[player] = (self.agents[player].reaction_delay(view, self.rng), action)
+        humans = [p for p in to_act if p in self.humans]
+        racing = [p for p in humans if self.race_actions(p)]
+        seat, typing = None, float("inf")
+        # With several humans at one screen, ask even when none may race, so the prompt tells nobody anything.
+        if racing or (humans and self.hidden and len(self.humans) > 1):
+            seat, typing = self.ask_race(humans)
+        fastest = min(bots, key=lambda p: bots[p][0]) if bots else None
+        if seat is not None and (fastest is None or typing <= bots[fastest][0]):
+            state.apply_action(self.pick_race_action(seat), player=seat)
+        elif fastest is not None:
+            delay, action = bots[fastest]
+            slower = f" (you took {typing:.2f} s)" if seat is not None else ""
+            self.console.print(f"P{fastest + 1} is quickest: {action} after {delay:.2f} s{slower}.")
+            state.apply_action(action, player=fastest)
+        else:
+            for player in to_act:
+                if state.decision_kind() != "race" or player not in state.players_to_act():
+                    break
+                passing = [a for a in state.legal_actions(player) if str(a) == LET_PASS]
+                if passing:
+                    state.apply_action(passing[0], player=player)
+
+    def race_actions(self, player: int) -> list[Action]:
+        return [a for a in self.state.legal_actions(player) if str(a) != LET_PASS]
+
+    def ask_race(self, humans: list[int]) -> tuple[int | None, float]:
+        """(the seat typed, seconds taken), or (None, inf) when the moment is let pass."""
+        viewer = self.humans[0] if len(self.humans) == 1 else None
+        if viewer is None:  # a shared screen: the public log only
+            public = self.state.events(None)
+            for event in public[self.shown_public:]:
+                self.console.print(f"  [dim]·[/dim] {event.text}")
+            self.shown_public = len(public)
+        else:
+            self.show_events(viewer)
+        self.console.print(Panel(self.game.render(self.state.observation(viewer)), title="Race!"))
+        seats = ", ".join(str(p + 1) for p in humans)
+        while True:
+            start = self.clock()
+            answer = self.ask(f"RACE - type your seat number ({seats}) and Enter to act first; "
+                              "Enter alone lets it pass> ").strip().lower()
+            taken = self.clock() - start
+            if answer in ("q", "quit", "exit"):
+                raise Quit
+            if not answer:
+                return None, float("inf")
+            if answer.isdigit() and int(answer) - 1 in humans:
+                seat = int(answer) - 1
+                # A seat with nothing to race for lets the moment pass, saying no more than Enter would.
+                return (seat, taken) if self.race_actions(seat) else (None, float("inf"))
+            self.console.print(f"[red]Type one of the seat numbers {seats}, or just Enter.[/red]")
+
+    def pick_race_action(self, player: int) -> Action:
+        actions = self.race_actions(player)
+        if len(actions) == 1:
+            return actions[0]
+        while True:
+            for number, action in enumerate(actions, start=1):
+                self.console.print(f"  [cyan]{number}[/cyan]  {action}")
+            chosen = self.read_action(self.ask(f"P{player + 1}> ").strip(), actions)
+            if chosen is not None:
+                return chosen
 
     def bot_turn(self, player: int) -> Action:
         view = SeatView(self.state, player)

@@ -172,6 +172,11 @@ class Game(ABC):
         """The fixed shape of `State.observation_tensor`, for learning agents."""
         raise NotImplementedError(f"{self.info.name} has no observation tensor yet (docs/rl.md: adding one)")
 
+    def reaction_delay(self, player: int, rng: random.Random) -> float | None:
+        """Seconds a computer player takes to act in a race by the game's reaction-time model; None where
+        the game has none (the agent's own model applies)."""
+        return None
+
     # -- shared behaviour ---------------------------------------------------------------------
     def num_distinct_actions(self) -> int:
         return len(self.player_action_table())

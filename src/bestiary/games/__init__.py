@@ -1,7 +1,5 @@
 """The games Bestiary ships; importing this package registers them."""
 
-from bestiary.games import crits as crits
-from bestiary.games import critters
-from bestiary.games import cube as cube
+from bestiary.games import critters, crits, cube, lungo
 
-__all__ = ["critters"]
+__all__ = ["critters", "crits", "cube", "lungo"]

@@ -1,0 +1,150 @@
+"""Creatures of Lungo as a Bestiary game: options, card set, action tables."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions
+from bestiary.core.cards import CardSet
+from bestiary.core.errors import StateFormatError
+from bestiary.core.registry import register_game
+from bestiary.games.lungo import rules, view
+from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, Word
+from bestiary.games.lungo.cards import ELEMENTS, SPECIES, STARTER_CARDS, LungoCard, Requirement, load_lungo_cards
+from bestiary.games.lungo.heuristic import LungoHeuristic
+from bestiary.games.lungo.state import LungoState
+
+MAX_PLAYERS = 6
+
+
+class LungoOptions(GameOptions):
+    players: int = Field(4, ge=2, le=MAX_PLAYERS, description="number of players (2-6)")
+    first_player: int = Field(0, ge=0, description="seat of the first player (LUNGO-29)")
+    turn_limit: int = Field(120, ge=1, le=100_000,
+                            description="turns in all before an undecided game ends (LUNGO-59)")
+    token_moment: Literal["round", "turn"] = Field(
+        "round", description="when everyone may take a token off-turn: after every round or every turn (LUNGO-61)")
+    reaction_mean: float = Field(0.55, gt=0, le=10,
+                                 description="seconds a computer player takes on average to react in a race "
+                                             "(LUNGO-62)")
+    reaction_spread: float = Field(0.2, ge=0, le=10,
+                                   description="plus or minus this many seconds, uniformly (LUNGO-62)")
+    cards: str | None = Field(None, description="path to a card file (default: the starter set)")
+
+    @model_validator(mode="after")
+    def _seat(self) -> LungoOptions:
+        if self.first_player >= self.players:
+            raise ValueError(f"first_player must be a seat from 0 to {self.players - 1}")
+        if self.reaction_spread >= self.reaction_mean:
+            raise ValueError("reaction_spread must be smaller than reaction_mean (reactions take time)")
+        return self
+
+
+@register_game
+class CreaturesOfLungo(Game):
+    info = GameInfo(
+        name="creatures-of-lungo", title="Creatures of Lungo", rules_version="1.0",
+        player_counts=(2, 3, 4, 5, 6),
+        summary="Meet your secret goal and grab a token: creature battles by weakness and power, dice "
+                "battles, insect swats, poison and toxic slime; the last without a token loses.",
+        chance="explicit", information="imperfect", simultaneous=True, rules_doc="creatures-of-lungo.md")
+    Options = LungoOptions
+    options: LungoOptions
+
+    def __init__(self, options: LungoOptions) -> None:
+        self.card_set: CardSet[LungoCard] = load_lungo_cards(options.cards or STARTER_CARDS)
+        deck = [c for c in self.card_set.cards if c.kind != "goal"]
+        self.cards: tuple[LungoCard, ...] = tuple(c for c in deck for _ in range(c.copies))
+        self.ids: tuple[str, ...] = tuple(c.id if k == 0 else f"{c.id}#{k + 1}" for c in deck
+                                          for k in range(c.copies))
+        self.index_of = {card_id: i for i, card_id in enumerate(self.ids)}
+        self.goal_cards: tuple[LungoCard, ...] = tuple(c for c in self.card_set.cards if c.kind == "goal")
+        self.goal_ids = tuple(c.id for c in self.goal_cards)
+        self.goal_index = {goal_id: i for i, goal_id in enumerate(self.goal_ids)}
+        # Small integer-indexed tables the rules read on every step.
+        self.kinds = tuple(c.kind for c in self.cards)
+        self.is_battle = tuple(c.kind == "battle" for c in self.cards)
+        self.is_creature = tuple(c.kind in ("creature", "mutant") for c in self.cards)
+        self.is_insect = tuple(c.species == "insect" for c in self.cards)
+        self.is_response = tuple(c.when == "response" for c in self.cards)
+        self.effects = tuple(c.effect for c in self.cards)
+        self.species = tuple(-1 if c.species is None else SPECIES.index(c.species) for c in self.cards)
+        self.element = tuple(-1 if c.element is None else ELEMENTS.index(c.element) for c in self.cards)
+        self.weak_to = tuple(-1 if c.weakness is None else ELEMENTS.index(c.weakness) for c in self.cards)
+        self.power = tuple(c.power or 0 for c in self.cards)
+        # Per goal, per requirement: (count, which cards fit), so checking a goal is a sum over a hand.
+        self.goal_tables = tuple(
+            tuple((r.count, tuple(self.fits(card, r) for card in range(len(self.cards)))) for r in goal.requires)
+            for goal in self.goal_cards)
+
+        count = len(self.cards)
+        self.play_actions = tuple(Play(i, card_id) for i, card_id in enumerate(self.ids))
+        self.commit_actions = tuple(Commit(count + i, card_id) for i, card_id in enumerate(self.ids))
+        self.boost_actions = tuple(Boost(2 * count + i, card_id) for i, card_id in enumerate(self.ids))
+        self.target_actions = tuple(Target(3 * count + p, p) for p in range(options.players))
+        words = ("done", "pass", "swat", "grab token", "end turn")
+        base = 3 * count + options.players
+        self.done, self.pass_, self.swat, self.grab, self.end_turn = (Word(base + k, w) for k, w in enumerate(words))
+        self.swat_or_pass = (self.swat, self.pass_)
+        self.grab_or_pass = (self.grab, self.pass_)
+        self.pass_only = (self.pass_,)
+        self.grab_only = (self.grab,)
+        self.draw_actions = tuple(DrawCard(i, card_id) for i, card_id in enumerate(self.ids))
+        self.pick_actions = tuple(PickCard(count + i, card_id) for i, card_id in enumerate(self.ids))
+        self.goal_actions = tuple(DealGoal(2 * count + g, goal_id) for g, goal_id in enumerate(self.goal_ids))
+        self.roll_actions = tuple(Roll(2 * count + len(self.goal_ids) + k, k + 1) for k in range(6))
+        self._heuristic: LungoHeuristic | None = None
+        super().__init__(options)
+
+    def player_action_table(self) -> tuple[Action, ...]:
+        return (*self.play_actions, *self.commit_actions, *self.boost_actions, *self.target_actions,
+                self.done, self.pass_, self.swat, self.grab, self.end_turn)
+
+    def chance_outcome_table(self) -> tuple[Action, ...]:
+        return (*self.draw_actions, *self.pick_actions, *self.goal_actions, *self.roll_actions)
+
+    def card_set_info(self) -> JSON:
+        info = self.card_set.info()
+        if self.options.cards is None:  # the starter set travels with the package
+            info["path"] = f"starter:{Path(self.card_set.path).name}"
+        return info
+
+    def fits(self, card: int, requirement: Requirement) -> bool:
+        """Whether a card counts towards one line of a goal (LUNGO-64)."""
+        c = self.cards[card]
+        return ((requirement.kind is None or c.kind == requirement.kind)
+                and (requirement.element is None or c.element == requirement.element)
+                and (requirement.species is None or c.species == requirement.species))
+
+    def goal_view(self, goal: int) -> JSON:
+        c = self.goal_cards[goal]
+        return {"id": c.id, "name": c.name, "text": c.text,
+                "requires": [r.model_dump(exclude_none=True) for r in c.requires]}
+
+    def new_initial_state(self, seed: int | None = None) -> LungoState:
+        state = LungoState(self, seed)
+        rules.deal(state)
+        return state
+
+    def _state_from_dict(self, raw: JSON, seed: int | None) -> LungoState:
+        if not isinstance(raw, dict):
+            raise StateFormatError("the state must be an object")
+        return LungoState.from_dict(self, raw, seed)
+
+    def render(self, observation: JSON) -> str:
+        return view.render(observation)
+
+    def heuristic_policy(self) -> LungoHeuristic:
+        if self._heuristic is None:
+            creatures = [view.card_view(self, i) for i, creature in enumerate(self.is_creature) if creature]
+            self._heuristic = LungoHeuristic(creatures)
+        return self._heuristic
+
+    def reaction_delay(self, player: int, rng: random.Random) -> float | None:
+        # LUNGO-62: the reaction-time model of races, uniform in mean +- spread seconds.
+        options = self.options
+        return options.reaction_mean + (2 * rng.random() - 1) * options.reaction_spread

@@ -1,0 +1,422 @@
+"""Creatures of Lungo's state: the piles, hands, goals and what lies in front of each player."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, State
+from bestiary.core.errors import StateFormatError
+from bestiary.games.lungo import rules
+from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, Word
+from bestiary.games.lungo.view import card_view
+
+if TYPE_CHECKING:
+    from bestiary.games.lungo.game import CreaturesOfLungo
+
+INT_FIELDS = ("active", "turns", "tokens", "loser", "target", "drawer", "champion", "position", "placer",
+              "misses")
+CARD_FIELDS = ("pending", "battle")  # a card id, or null
+
+
+class LungoState(State):
+    game: CreaturesOfLungo
+
+    def __init__(self, game: CreaturesOfLungo, seed: int | None) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.phase = rules.SETUP
+        self.active = game.options.first_player
+        self.turns = 0
+        self.pile: list[int] = list(range(len(game.cards)))  # LUNGO-23, LUNGO-58: unordered
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.goals: list[int] = [-1] * n
+        self.spare_goals: list[int] = list(range(len(game.goal_cards)))
+        self.afflictions: list[list[int]] = [[] for _ in range(n)]
+        self.tokens = n - 1  # LUNGO-19
+        self.takers: list[int] = []
+        self.loser = -1
+        self.passed: list[bool] = [False] * n
+        self.jobs: list[tuple[int, int, int]] = []
+        self.pending = -1  # the card being played
+        self.target = -1
+        self.battle = -1
+        self.drawer = -1
+        self.choices: list[list[int]] = [[] for _ in range(n)]
+        self.chosen: list[bool] = [False] * n
+        self.order: list[int] = []
+        self.champion = -1
+        self.position = 0
+        self.rolls: list[int] = [0] * n
+        self.rollers: list[int] = []
+        self.central: list[int] = []
+        self.in_swat: list[bool] = [False] * n
+        self.placer = -1
+        self.misses = 0
+
+    # -- whose move --------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.jobs:
+            return CHANCE
+        phase = self.phase
+        if phase == rules.OVER:
+            return TERMINAL
+        if phase == rules.CHOOSE or phase in rules.RACE_PHASES:
+            return SIMULTANEOUS
+        if phase == rules.RESPONSE:
+            return self.target
+        return self.active
+
+    def players_to_act(self) -> list[int]:
+        if self.jobs or self.phase == rules.OVER:
+            return []
+        phase = self.phase
+        n = self.game.num_players
+        if phase == rules.CHOOSE:
+            return [p for p in range(n) if not self.chosen[p]]
+        if phase in (rules.SWAT_RACE, rules.TOKEN_MOMENT):
+            return [p for p in range(n) if not self.passed[p]]
+        if phase == rules.TOKEN_RACE:
+            return [p for p in range(n) if p not in self.takers]
+        if phase == rules.RESPONSE:
+            return [self.target]
+        return [self.active]
+
+    def decision_kind(self) -> str:
+        if self.jobs:
+            return "chance"
+        phase = self.phase
+        if phase in rules.RACE_PHASES:
+            return "race"  # LUNGO-53, LUNGO-57: the first to act wins
+        if phase == rules.RESPONSE:
+            return "response"
+        return super().decision_kind()
+
+    def _legal_actions(self, player: int) -> Sequence[Action]:
+        game = self.game
+        phase = self.phase
+        if phase == rules.PLAY:
+            out: list[Action] = [game.play_actions[c] for c in sorted(self.hands[player])
+                                 if rules.playable(self, player, c)]
+            if rules.may_take_token(self, player):
+                out.append(game.grab)
+            out.append(game.end_turn)
+            return out
+        if phase == rules.TARGET:
+            return [game.target_actions[p] for p in range(game.num_players) if p != player]
+        if phase == rules.RESPONSE:
+            return [*(game.play_actions[c] for c in sorted(self.hands[player]) if game.is_response[c]), game.pass_]
+        if phase == rules.CHOOSE:
+            if not self.choices[player]:
+                return [game.commit_actions[c] for c in sorted(rules.commit_options(self, player))]
+            return [*(game.boost_actions[c] for c in sorted(rules.boost_options(self, player))), game.done]
+        if phase == rules.SWAT_RACE:
+            return game.swat_or_pass
+        if phase == rules.TOKEN_MOMENT:
+            return game.grab_or_pass if rules.may_take_token(self, player) else game.pass_only
+        if phase == rules.TOKEN_RACE:
+            return game.grab_only
+        return ()
+
+    def _illegal_reason(self, action: Action, player: int) -> str:
+        if isinstance(action, Play) and self.phase == rules.PLAY:
+            return f"{action.card} is not in your hand or cannot be played now"
+        if isinstance(action, Word) and action.text == "grab token" and self.phase in (rules.PLAY,
+                                                                                       rules.TOKEN_MOMENT):
+            return "a token needs your goal met and no poison or toxic slime in front of you"
+        if isinstance(action, Commit) and self.phase == rules.CHOOSE:
+            return "you must put down a creature if you hold one (any card otherwise), from your hand"
+        return super()._illegal_reason(action, player)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if not self.jobs:
+            return []
+        kind, player, other = self.jobs[0]
+        game = self.game
+        if kind == rules.GOAL:
+            p = 1.0 / len(self.spare_goals)
+            return [(game.goal_actions[g], p) for g in self.spare_goals]
+        if kind == rules.ROLL:
+            return [(roll, 1.0 / 6) for roll in game.roll_actions]
+        if kind in (rules.STEAL, rules.DISCARD) or (kind == rules.SWAT and self.hands[player]):
+            hand = self.hands[other if kind == rules.STEAL else player]
+            p = 1.0 / len(hand)
+            return [(game.pick_actions[c], p) for c in sorted(hand)]
+        p = 1.0 / len(self.pile)
+        return [(game.draw_actions[c], p) for c in self.pile]
+
+    def _apply(self, action: Action, player: int) -> None:
+        game = self.game
+        phase = self.phase
+        if isinstance(action, DrawCard):
+            rules.apply_draw(self, game.index_of[action.card])
+        elif isinstance(action, PickCard):
+            rules.apply_pick(self, game.index_of[action.card])
+        elif isinstance(action, Roll):
+            rules.apply_roll(self, action.pips)
+        elif isinstance(action, DealGoal):
+            self._deal_goal(game.goal_index[action.goal])
+        elif isinstance(action, Play):
+            card = game.index_of[action.card]
+            if phase == rules.RESPONSE:
+                rules.respond(self, player, card)
+            else:
+                rules.play_card(self, player, card)
+        elif isinstance(action, Target):
+            rules.choose_target(self, player, action.seat)
+        elif isinstance(action, Commit):
+            rules.commit(self, player, game.index_of[action.card])
+        elif isinstance(action, Boost):
+            rules.boost(self, player, game.index_of[action.card])
+        elif isinstance(action, Word):
+            self._apply_word(action.text, player)
+        rules.settle(self)
+
+    def _deal_goal(self, goal: int) -> None:
+        _, player, _ = self.jobs.pop(0)
+        self.goals[player] = goal
+        self.spare_goals.remove(goal)
+        self._log("goal", f"{rules.seat(player)} is dealt a secret goal.", player=player)
+        self._log("goal-private", f"Your secret goal: {self.game.goal_cards[goal].name}.", (player,))
+
+    def _apply_word(self, word: str, player: int) -> None:
+        phase = self.phase
+        if word == "end turn":
+            self._log("end-turn", f"{rules.seat(player)} ends their turn.", player=player)
+            rules.end_turn(self)
+        elif word == "grab token":
+            rules.take_token(self, player)
+        elif word == "done":
+            rules.choice_done(self, player)
+        elif word == "swat":
+            rules.swat(self, player)
+        elif phase == rules.RESPONSE:
+            rules.decline_response(self, player)
+        elif phase == rules.SWAT_RACE:
+            rules.let_pass(self, player)
+        else:
+            rules.pass_token_moment(self, player)
+
+    # -- results -----------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        # LUNGO-60: the first taker +1, the loser -1, everyone else 0; no result at the limit.
+        out = [0.0] * self.game.num_players
+        if self.phase == rules.OVER and self.takers:
+            out[self.takers[0]] = 1.0
+            out[self.loser] = -1.0
+        return out
+
+    def result(self) -> JSON:
+        out = super().result()
+        if self.takers and self.loser >= 0:
+            out["ranking"] = [*self.takers, self.loser]
+            out["winner"] = self.takers[0]
+            out["loser"] = self.loser
+        return out
+
+    # -- views -------------------------------------------------------------------------------
+    def observation(self, player: int | None) -> JSON:
+        game = self.game
+        n = game.num_players
+        revealed = self.phase != rules.CHOOSE  # LUNGO-39, LUNGO-42: face down until all have chosen
+        choices: list[Any] = []
+        for p in range(n):
+            cards = self.choices[p]
+            if revealed or p == player:
+                choices.append([card_view(game, c) for c in cards])
+            else:
+                choices.append({"face_down": len(cards), "chosen": self.chosen[p]})
+        return {
+            "game": game.info.name, "viewer": player, "players": n, "phase": self.phase,
+            "decision": self.decision_kind(), "to_act": self.players_to_act(),
+            "active_player": self.active, "turn": self.turns, "turn_limit": game.options.turn_limit,
+            "draw_pile": len(self.pile),
+            "discard": [card_view(game, c) for c in self.discard],
+            "hand_sizes": [len(h) for h in self.hands],
+            "hand": None if player is None else [card_view(game, c) for c in sorted(self.hands[player])],
+            "goal": None if player is None or self.goals[player] < 0 else game.goal_view(self.goals[player]),
+            "goal_met": None if player is None else rules.goal_met(self, player),
+            "in_front": [[card_view(game, c) for c in front] for front in self.afflictions],
+            "tokens_left": self.tokens, "token_takers": list(self.takers),
+            "loser": None if self.loser < 0 else self.loser,
+            "pending_card": None if self.pending < 0 else card_view(game, self.pending),
+            "target": None if self.target < 0 else self.target,
+            "battle": None if self.battle < 0 else {
+                "card": card_view(game, self.battle), "drawer": self.drawer, "choices": choices,
+                "order": list(self.order), "champion": None if self.champion < 0 else self.champion,
+                "rolls": list(self.rolls), "rolling": list(self.rollers),
+                "central_pile": [card_view(game, c) for c in self.central],
+                "in_swat": list(self.in_swat), "placer": None if self.placer < 0 else self.placer},
+            "returns": self.returns() if self.phase == rules.OVER else None,
+        }
+
+    def determinize(self, player: int, rng: random.Random) -> LungoState:
+        """Resample what `player` cannot see: other hands, face-down battle cards, the pile, other goals."""
+        other = self.clone()
+        n = self.game.num_players
+        hidden_choices = self.phase == rules.CHOOSE
+        others = [p for p in range(n) if p != player]
+        pool = list(self.pile)
+        for p in others:
+            pool += self.hands[p]
+            if hidden_choices:
+                pool += self.choices[p]
+        rng.shuffle(pool)
+        for p in others:
+            size = len(self.hands[p])
+            other.hands[p], pool = pool[:size], pool[size:]
+            if hidden_choices:
+                size = len(self.choices[p])
+                other.choices[p], pool = pool[:size], pool[size:]
+        other.pile = sorted(pool)
+        goals = [self.goals[p] for p in others if self.goals[p] >= 0] + self.spare_goals
+        rng.shuffle(goals)
+        for p in others:
+            if self.goals[p] >= 0:
+                other.goals[p] = goals.pop()
+        other.spare_goals = sorted(goals)
+        return other
+
+    # -- copying and (de)serialising ----------------------------------------------------------
+    def _copy_into(self, other: LungoState) -> None:
+        other.phase = self.phase
+        other.active = self.active
+        other.turns = self.turns
+        other.pile = self.pile.copy()
+        other.discard = self.discard.copy()
+        other.hands = [h.copy() for h in self.hands]
+        other.goals = self.goals.copy()
+        other.spare_goals = self.spare_goals.copy()
+        other.afflictions = [f.copy() for f in self.afflictions]
+        other.tokens = self.tokens
+        other.takers = self.takers.copy()
+        other.loser = self.loser
+        other.passed = self.passed.copy()
+        other.jobs = self.jobs.copy()
+        other.pending = self.pending
+        other.target = self.target
+        other.battle = self.battle
+        other.drawer = self.drawer
+        other.choices = [c.copy() for c in self.choices]
+        other.chosen = self.chosen.copy()
+        other.order = self.order.copy()
+        other.champion = self.champion
+        other.position = self.position
+        other.rolls = self.rolls.copy()
+        other.rollers = self.rollers.copy()
+        other.central = self.central.copy()
+        other.in_swat = self.in_swat.copy()
+        other.placer = self.placer
+        other.misses = self.misses
+
+    def _to_dict(self) -> JSON:
+        ids = self.game.ids
+        goal_ids = self.game.goal_ids
+
+        def cards(items: list[int]) -> list[str]:
+            return [ids[c] for c in items]
+
+        return {
+            "phase": self.phase, **{key: getattr(self, key) for key in INT_FIELDS},
+            **{key: None if getattr(self, key) < 0 else ids[getattr(self, key)] for key in CARD_FIELDS},
+            "pile": cards(self.pile), "discard": cards(self.discard),
+            "hands": [cards(h) for h in self.hands],
+            "goals": [None if g < 0 else goal_ids[g] for g in self.goals],
+            "spare_goals": sorted(goal_ids[g] for g in self.spare_goals),
+            "in_front": [cards(f) for f in self.afflictions],
+            "takers": list(self.takers), "passed": list(self.passed),
+            "jobs": [[rules.JOB_NAMES[k], p, o] for k, p, o in self.jobs],
+            "choices": [cards(c) for c in self.choices], "chosen": list(self.chosen),
+            "order": list(self.order), "rolls": list(self.rolls), "rollers": list(self.rollers),
+            "central": cards(self.central), "in_swat": list(self.in_swat),
+        }
+
+    @classmethod
+    def from_dict(cls, game: CreaturesOfLungo, raw: JSON, seed: int | None) -> LungoState:
+        state = cls(game, seed)
+        n = game.num_players
+        phase = raw["phase"]
+        if phase not in rules.PHASES:
+            raise StateFormatError(f"'phase' must be one of {', '.join(rules.PHASES)}, not {phase!r}")
+        state.phase = phase
+        for key in INT_FIELDS:
+            value = raw[key]
+            if not isinstance(value, int) or isinstance(value, bool) or value < -1:
+                raise StateFormatError(f"'{key}' must be an integer (-1 for none), not {value!r}")
+            setattr(state, key, value)
+        for key in ("active", "loser", "target", "drawer", "champion", "placer"):
+            if getattr(state, key) >= n:
+                raise StateFormatError(f"'{key}' must be a seat below {n}")
+        seen: set[int] = set()
+        state.pile = sorted(_cards(game, raw["pile"], "pile", seen))
+        state.discard = _cards(game, raw["discard"], "discard", seen)
+        state.hands = _per_player(raw, "hands", n, lambda v, where: _cards(game, v, where, seen))
+        state.afflictions = _per_player(raw, "in_front", n, lambda v, where: _cards(game, v, where, seen))
+        state.choices = _per_player(raw, "choices", n, lambda v, where: _cards(game, v, where, seen))
+        state.central = _cards(game, raw["central"], "central", seen)
+        for key in CARD_FIELDS:
+            value = raw[key]
+            setattr(state, key, -1 if value is None else _cards(game, [value], key, seen)[0])
+        if len(seen) != len(game.cards):
+            missing = [game.ids[c] for c in range(len(game.cards)) if c not in seen]
+            raise StateFormatError(f"every card must be somewhere exactly once; missing: {', '.join(missing[:5])}")
+        goal_seen: set[int] = set()
+        state.goals = [-1 if g is None else _goal(game, g, goal_seen) for g in _list(raw, "goals", n)]
+        state.spare_goals = sorted(_goal(game, g, goal_seen) for g in raw["spare_goals"])
+        state.takers = [_seat(p, n, "takers") for p in raw["takers"]]
+        state.passed = [bool(b) for b in _list(raw, "passed", n)]
+        state.chosen = [bool(b) for b in _list(raw, "chosen", n)]
+        state.in_swat = [bool(b) for b in _list(raw, "in_swat", n)]
+        state.rolls = [int(r) for r in _list(raw, "rolls", n)]
+        state.order = [_seat(p, n, "order") for p in raw["order"]]
+        state.rollers = [_seat(p, n, "rollers") for p in raw["rollers"]]
+        jobs = []
+        for job in raw["jobs"]:
+            if not isinstance(job, list) or len(job) != 3 or job[0] not in rules.JOB_NAMES:
+                raise StateFormatError(f"a job is [kind, player, other] with kind one of "
+                                       f"{', '.join(rules.JOB_NAMES)}; got {job!r}")
+            jobs.append((rules.JOB_NAMES.index(job[0]), _seat(job[1], n, "jobs"), _seat(job[2], n, "jobs")))
+        state.jobs = jobs
+        return state
+
+
+def _list(raw: JSON, key: str, n: int) -> list[Any]:
+    value = raw[key]
+    if not isinstance(value, list) or len(value) != n:
+        raise StateFormatError(f"'{key}' must be a list of {n} entries, one per player")
+    return value
+
+
+def _per_player(raw: JSON, key: str, n: int, read: Any) -> list[list[int]]:
+    return [read(v, f"{key}[{p}]") for p, v in enumerate(_list(raw, key, n))]
+
+
+def _seat(value: Any, n: int, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+        raise StateFormatError(f"'{where}': {value!r} is not a seat from 0 to {n - 1}")
+    return value
+
+
+def _goal(game: CreaturesOfLungo, goal_id: Any, seen: set[int]) -> int:
+    index = game.goal_index.get(goal_id) if isinstance(goal_id, str) else None
+    if index is None or index in seen:
+        raise StateFormatError(f"goal {goal_id!r} is unknown or dealt twice")
+    seen.add(index)
+    return index
+
+
+def _cards(game: CreaturesOfLungo, ids: Any, where: str, seen: set[int]) -> list[int]:
+    if not isinstance(ids, list):
+        raise StateFormatError(f"'{where}' must be a list of card ids")
+    out = []
+    for card_id in ids:
+        index = game.index_of.get(card_id) if isinstance(card_id, str) else None
+        if index is None:
+            raise StateFormatError(f"'{where}': no card with id {card_id!r}")
+        if index in seen:
+            raise StateFormatError(f"'{where}': card {card_id} appears twice in the state")
+        seen.add(index)
+        out.append(index)
+    return out

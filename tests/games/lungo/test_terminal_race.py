@@ -1,0 +1,83 @@
+"""Races in terminal play, driven through injected input and an injected clock."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+from rich.console import Console
+
+from bestiary.cli.play import TerminalTable
+from bestiary.games.lungo.state import LungoState
+from tests.games.lungo.conftest import dealt
+
+
+def swat_race(top: str) -> LungoState:
+    """P1 has just turned up `top` in an insect swat (LUNGO-51, LUNGO-53)."""
+    state = dealt([[top, "forage", "antidote"], ["tide-pike", "snatch", "poison"]],
+                  ["goal-fire-trio", "goal-water-trio"], turn_draw="insect-swat")
+    state.apply_action(f"pick {top}")
+    assert state.decision_kind() == "race"
+    return state
+
+
+def table(state: LungoState, seats: list[str], answers: list[str],
+          times: list[float]) -> tuple[TerminalTable, io.StringIO]:
+    out = io.StringIO()
+    replies: Iterator[str] = iter(answers)
+    ticks: Iterator[float] = iter(times)
+    terminal = TerminalTable(state.game, seats, seed=3, console=Console(file=out, width=100),
+                             ask=lambda prompt: next(replies), clock=lambda: next(ticks))
+    terminal.state = state
+    return terminal, out
+
+
+def last_move(state: LungoState) -> tuple[int, str]:
+    player, action = state.history()[-1]
+    return player, str(action)
+
+
+def test_a_quick_human_beats_the_computer() -> None:
+    """LUNGO-62: 0.2 s of typing beats the computer's reaction time (at least 0.35 s by default)."""
+    state = swat_race("dew-mantis")
+    terminal, out = table(state, ["human", "heuristic"], ["1"], [10.0, 10.2])
+    terminal.race()
+    assert last_move(state) == (0, "swat")
+    assert "Race!" in out.getvalue()
+
+
+def test_a_slow_human_loses_the_race_to_the_computer() -> None:
+    state = swat_race("dew-mantis")
+    terminal, out = table(state, ["human", "heuristic"], ["1"], [10.0, 12.5])
+    terminal.race()
+    assert last_move(state) == (1, "swat")
+    assert "P2 is quickest: swat" in out.getvalue() and "you took 2.50 s" in out.getvalue()
+
+
+def test_hotseat_whoever_types_their_seat_first() -> None:
+    state = swat_race("dew-mantis")
+    terminal, _ = table(state, ["human", "human"], ["7", "2"], [0.0, 0.5, 1.0, 1.3])
+    terminal.race()
+    assert last_move(state) == (1, "swat")
+
+
+def test_everyone_lets_the_moment_pass() -> None:
+    """Enter alone, and a computer that sees no insect: everyone passes and the next card is turned up."""
+    state = swat_race("cinder-wisp")
+    terminal, _ = table(state, ["human", "heuristic"], [""], [0.0, 0.4])
+    terminal.race()
+    assert state.is_chance_node() and state.placer == 1
+
+
+def test_hotseat_token_moment_tells_nobody_who_may_take_a_token() -> None:
+    """LUNGO-61: with two humans the moment is always asked; a seat that may not take a token just passes."""
+    state = dealt([["forage", "antidote", "snatch"], ["tide-pike", "poison", "antidote#2"]],
+                  ["goal-fire-trio", "goal-water-trio"], turn_draw="magma-koi")
+    state.apply_action("end turn", player=0)
+    state.apply_action("draw cinder-wisp")
+    state.apply_action("end turn", player=1)
+    assert state.phase == "token-moment"
+    terminal, out = table(state, ["human", "human"], ["1"], [0.0, 0.3])
+    terminal.race()
+    assert state.phase == "turn-draw" and state.active == 0
+    assert "cannot" not in out.getvalue()
