@@ -1,5 +1,5 @@
 """The games Bestiary ships; importing this package registers them."""
 
-from bestiary.games import critters, crits, cube, lungo
+from bestiary.games import crits, critters, cube, lungo
 
-__all__ = ["critters", "crits", "cube", "lungo"]
+__all__ = ["crits", "critters", "cube", "lungo"]
