@@ -9,7 +9,6 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
-from rich.table import Table
 
 import bestiary
 from bestiary.agents import agent_names
@@ -50,19 +49,15 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 @app.command()
 def games() -> None:
     """List the games with their player counts and options."""
-    table = Table(title="Bestiary games")
-    for column in ("name", "title", "players", "options"):
-        table.add_column(column)
     for name in bestiary.list_games():
         cls = game_class(name)
-        options = []
-        for field, spec in cls.Options.model_fields.items():
-            if field == "players":
-                continue
-            options.append(f"{field}={spec.default!r}: {spec.description or ''}")
         counts = ", ".join(str(n) for n in cls.info.player_counts)
-        table.add_row(name, cls.info.title, counts, "\n".join(options))
-    console.print(table)
+        console.print(f"[bold]{name}[/bold] - {cls.info.title}; players: {counts}")
+        console.print(f"  {cls.info.summary}")
+        for field, spec in cls.Options.model_fields.items():
+            if field != "players":
+                console.print(f"  [cyan]{field}[/cyan] (default {spec.default!r}): {spec.description or ''}")
+        console.print()
 
 
 @app.command()
