@@ -97,7 +97,7 @@ class Report:
             mark = " *" if effect.significant else ""
             lines.append(f"| {effect.card}{mark} | {effect.with_card.games} | {effect.with_card} | "
                          f"{effect.without.rate:.1%} | {effect.difference:+.1%} [{effect.low:+.1%}, "
-                         f"{effect.high:+.1%}] | {effect.q_value:.2g} |")
+                         f"{effect.high:+.1%}] | {_q(effect.q_value)} |")
         return lines
 
     def _value_lines(self, group: GroupSummary) -> list[str]:
@@ -162,6 +162,10 @@ STYLE = ("body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto
          "th{background:#f3f3f3}figure{margin:1.5rem 0}img{max-width:100%}figcaption{color:#666}")
 
 
+def _q(value: float) -> str:
+    return f"{value:.2g}" if value >= 1e-12 else "< 1e-12"  # below that the normal tail is only rounding
+
+
 def _ordered(counts: dict[str, int]) -> list[tuple[str, int]]:
     def key(item: tuple[str, int]) -> tuple[int, float, str]:
         value = item[0]
@@ -209,7 +213,7 @@ def length_figure(groups: dict[int, GroupSummary]) -> Figure:
     ax = figure.subplots()
     low = min(min(g.lengths) for g in groups.values())
     high = max(max(g.lengths) for g in groups.values())
-    bins = range(low, high + 2)
+    bins = [x - 0.5 for x in range(low, high + 2)]  # one bar per length, centred on it
     for group in groups.values():
         ax.hist(group.lengths, bins=bins, histtype="step", linewidth=1.5, density=True,
                 label=f"{group.players} players (mean {mean(group.lengths):.1f})")
@@ -239,10 +243,12 @@ def drama_figure(groups: dict[int, GroupSummary]) -> Figure:
     if has_margins:
         for group in groups.values():
             if group.margins:
-                axes[1].hist(group.margins, bins=20, range=(0, 1), histtype="step", density=True, linewidth=1.5,
+                axes[1].hist(group.margins, bins=20, range=(0, 1), histtype="step", linewidth=1.5,
+                             weights=[1 / len(group.margins)] * len(group.margins),
                              label=f"{group.players} players")
         axes[1].set_xlabel("winner's margin over the runner-up, as a share of the winning score")
-        axes[1].set_ylabel("density")
+        axes[1].set_ylabel("share of games")
+        axes[1].yaxis.set_major_formatter("{x:.0%}")
         axes[1].xaxis.set_major_formatter("{x:.0%}")
         axes[1].set_title("Decisiveness: 0 % = photo finish")
         axes[1].legend(fontsize="small")
@@ -283,7 +289,9 @@ def card_figure(group: GroupSummary, kind: str) -> Figure:
     ax.set_ylim(-1, len(effects))
     ax.xaxis.set_major_formatter(lambda x, _: f"{x * 100:+.0f} pts")
     ax.set_xlabel(f"win rate of seats with the card in a '{kind}' event minus seats without (95 % CI)")
-    ax.set_title(f"Card effect, {group.players} players: red/blue = significant (FDR {SIGNIFICANCE:.0%})")
+    ax.set_title(f"Card effect, {group.players} players: red helps its holder, blue hurts, grey is within chance\n"
+                 f"(significance after Benjamini-Hochberg correction, false discovery rate {SIGNIFICANCE:.0%})",
+                 fontsize=10)
     return figure
 
 
