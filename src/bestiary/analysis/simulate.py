@@ -8,6 +8,7 @@ whichever worker, process or machine plays it: results do not depend on `jobs` o
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import tempfile
 from collections.abc import Sequence
@@ -83,12 +84,13 @@ def card_file_path(text: str) -> str:
 
 
 def configured_game(spec: SimulationSpec) -> Game:
-    return _load(spec.game, tuple(sorted(spec.options.items())), spec.card_file_text)
+    """The spec's game, loaded once per process."""
+    return _load(spec.game, json.dumps(spec.options, sort_keys=True), spec.card_file_text)
 
 
 @lru_cache(maxsize=16)
-def _load(name: str, options: tuple[tuple[str, Any], ...], card_file_text: str | None) -> Game:
-    settings = dict(options)
+def _load(name: str, options: str, card_file_text: str | None) -> Game:
+    settings = json.loads(options)
     if card_file_text is not None:
         settings[CARD_FILE_OPTION] = card_file_path(card_file_text)
     return load_game(name, **settings)
