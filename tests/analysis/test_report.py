@@ -60,7 +60,7 @@ def test_markdown_summary(report_files):
     assert "| seat | win rate [95 % CI] | vs fair |" in text
     assert "| heuristic | 48 |" in text and "| random | 48 |" in text
     assert "### Cards by win contribution: 'flip' events" in text
-    assert "Game length (player decisions)" in text
+    assert "Game length (player decisions, all seats together)" in text
 
 
 def test_html_report_embeds_its_plots(report_files, tmp_path):

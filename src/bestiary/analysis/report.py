@@ -7,7 +7,7 @@ import base64
 import html
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import mean
 from typing import TYPE_CHECKING, Any
@@ -28,6 +28,7 @@ class Report:
     headers: list[dict[str, Any]]
     groups: dict[int, GroupSummary]
     card_kinds: Sequence[str] | None = None  # kinds to detail; default: the two most frequent
+    _pngs: dict[str, bytes] | None = field(default=None, init=False, repr=False)
 
     def kinds_for(self, group: GroupSummary) -> list[str]:
         if self.card_kinds:
@@ -73,7 +74,8 @@ class Report:
 
     def _length_lines(self, group: GroupSummary) -> list[str]:
         stats = group.length_stats()
-        lines = [f"Game length (player decisions): mean {stats['mean']:.1f}, median {stats['median']:g}, "
+        lines = [f"Game length (player decisions, all seats together): mean {stats['mean']:.1f} "
+                 f"({stats['mean'] / group.players:.1f} per player), median {stats['median']:g}, "
                  f"5-95 % {stats['p5']}-{stats['p95']}, range {stats['min']}-{stats['max']}.",
                  f"Drama: {mean(group.lead_changes):.2f} lead changes a game on average. "
                  f"Shared wins: {group.shared_wins / group.games:.1%} of games."]
@@ -115,9 +117,6 @@ class Report:
     # -- HTML ---------------------------------------------------------------------------------
     def figures(self) -> dict[str, Figure]:
         """The plots by file stem."""
-        import matplotlib
-
-        matplotlib.use("Agg")
         figures = {"seat-advantage": seat_figure(self.groups), "game-length": length_figure(self.groups),
                    "drama": drama_figure(self.groups)}
         if any(len(g.agent_seats) > 1 for g in self.groups.values()):
@@ -128,28 +127,31 @@ class Report:
                 figures[stem] = card_figure(group, kind)
         return figures
 
-    def save_plots(self, folder: Path) -> list[Path]:
-        import matplotlib.pyplot as plt
+    def pngs(self) -> dict[str, bytes]:
+        """Each plot as PNG bytes, drawn once however many outputs use it."""
+        if self._pngs is None:
+            self._pngs = {}
+            for stem, figure in self.figures().items():
+                buffer = io.BytesIO()
+                figure.savefig(buffer, format="png", dpi=110)
+                self._pngs[stem] = buffer.getvalue()
+        return self._pngs
 
+    def save_plots(self, folder: Path) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)
         paths = []
-        for stem, figure in self.figures().items():
+        for stem, png in self.pngs().items():
             path = folder / f"{stem}.png"
-            figure.savefig(path, dpi=110, bbox_inches="tight")
-            plt.close(figure)
+            path.write_bytes(png)
             paths.append(path)
         return paths
 
     def html(self) -> str:
         import markdown_it
-        import matplotlib.pyplot as plt
 
         images = []
-        for stem, figure in self.figures().items():
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
-            plt.close(figure)
-            data = base64.b64encode(buffer.getvalue()).decode()
+        for stem, png in self.pngs().items():
+            data = base64.b64encode(png).decode()
             images.append(f'<figure><img alt="{stem}" src="data:image/png;base64,{data}">'
                           f"<figcaption>{html.escape(stem)}</figcaption></figure>")
         body = markdown_it.MarkdownIt("commonmark").enable("table").render(self.markdown())
@@ -208,6 +210,7 @@ def seat_figure(groups: dict[int, GroupSummary]) -> Figure:
 
 def length_figure(groups: dict[int, GroupSummary]) -> Figure:
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     figure = Figure(figsize=(7, 3.6), layout="constrained")
     ax = figure.subplots()
@@ -217,7 +220,8 @@ def length_figure(groups: dict[int, GroupSummary]) -> Figure:
     for group in groups.values():
         ax.hist(group.lengths, bins=bins, histtype="step", linewidth=1.5, density=True,
                 label=f"{group.players} players (mean {mean(group.lengths):.1f})")
-    ax.set_xlabel("game length: player decisions per game")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("game length: player decisions per game (all seats together)")
     ax.set_ylabel("share of games")
     ax.yaxis.set_major_formatter("{x:.0%}")
     ax.set_title("Game length")
@@ -227,6 +231,7 @@ def length_figure(groups: dict[int, GroupSummary]) -> Figure:
 
 def drama_figure(groups: dict[int, GroupSummary]) -> Figure:
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     has_margins = any(g.margins for g in groups.values())
     figure = Figure(figsize=(11 if has_margins else 6, 3.6), layout="constrained")
@@ -235,7 +240,8 @@ def drama_figure(groups: dict[int, GroupSummary]) -> Figure:
     for group in groups.values():
         axes[0].hist(group.lead_changes, bins=[x - 0.5 for x in range(most + 2)], histtype="step", density=True,
                      linewidth=1.5, label=f"{group.players} players (mean {mean(group.lead_changes):.2f})")
-    axes[0].set_xlabel("lead changes per game")
+    axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[0].set_xlabel("lead changes per game (leader: highest running score, else most cards won)")
     axes[0].set_ylabel("share of games")
     axes[0].yaxis.set_major_formatter("{x:.0%}")
     axes[0].set_title("Drama: how often the lead changes hands")
