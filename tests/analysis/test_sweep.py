@@ -87,8 +87,7 @@ def test_option_sweep_runs_each_value(tmp_path):
 
 
 def test_card_sweep_reports_the_swept_card():
-    points = run_sweep(critter_spec(players=2, agents=("heuristic",)),
-                       Parameter("card.brook-trout.commonness", (1, 10)), 4)
+    parameter = Parameter("card.brook-trout.commonness", (1, 10))
+    points = run_sweep(critter_spec(players=2, agents=("heuristic",)), parameter, 4)
     assert [p.card_effect.card for p in points] == ["brook-trout", "brook-trout"]
-    assert "swept card's win contribution" in sweep_markdown(Parameter("card.brook-trout.commonness", (1, 10)),
-                                                             points)
+    assert "swept card: holder's win rate minus others'" in sweep_markdown(parameter, points)

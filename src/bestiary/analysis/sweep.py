@@ -156,24 +156,47 @@ def _value(value: Any) -> str:
 
 
 @dataclass(frozen=True)
+class Metric:
+    """One number of a sweep point, with its 95 % interval where it has one."""
+
+    value: float
+    percent: bool = False  # a share or a difference of shares, shown as a percentage
+    low: float | None = None
+    high: float | None = None
+
+    @classmethod
+    def of_rate(cls, rate: Rate) -> Metric:
+        return cls(rate.rate, True, rate.low, rate.high)
+
+    def __str__(self) -> str:
+        if not self.percent:
+            return f"{self.value:.3g}"
+        sign = "+" if self.low is not None and self.low < 0 else ""
+        interval = "" if self.low is None else f" [{self.low:{sign}.1%}, {self.high:{sign}.1%}]"
+        return f"{self.value:{sign}.1%}{interval}"
+
+
+@dataclass(frozen=True)
 class SweepPoint:
     value: Any
     summary: GroupSummary
     card_effect: CardEffect | None  # the swept card's effect, for a card parameter
 
-    def metrics(self) -> dict[str, Any]:
-        first = self.summary.position_rates()[0]
+    def metrics(self) -> dict[str, Metric]:
+        rates = self.summary.position_rates()
         fair = 1 / self.summary.players
-        worst = max(abs(r.rate - fair) for r in self.summary.position_rates())
-        out: dict[str, Any] = {
-            "first-player win rate": first, "largest seat deviation from fair": worst,
-            "mean game length": mean(self.summary.lengths),
-            "lead changes per game": mean(self.summary.lead_changes),
-            "shared wins": Rate.of(self.summary.shared_wins, self.summary.games)}
+        out = {
+            "first-player win rate": Metric.of_rate(rates[0]),
+            "largest seat deviation from a fair share": Metric(max(abs(r.rate - fair) for r in rates), True),
+            "mean game length (decisions)": Metric(mean(self.summary.lengths)),
+            "lead changes per game": Metric(mean(self.summary.lead_changes)),
+            "shared wins": Metric.of_rate(Rate.of(self.summary.shared_wins, self.summary.games))}
         if self.summary.margins:
-            out["winner's margin"] = mean(self.summary.margins)
+            out["winner's margin (share of the winning score)"] = Metric(mean(self.summary.margins), True)
         if self.card_effect is not None:
-            out["swept card's win contribution"] = self.card_effect
+            effect = self.card_effect
+            out["swept card: holder's win rate minus others'"] = Metric(effect.difference, True, effect.low,
+                                                                        effect.high)
         return out
 
 
@@ -211,21 +234,13 @@ def sweep_markdown(parameter: Parameter, points: Sequence[SweepPoint]) -> str:
     names = list(points[0].metrics())
     lines = [f"| {parameter.name} | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for point in points:
-        cells = [_cell(value) for value in point.metrics().values()]
-        lines.append(f"| {point.value} | " + " | ".join(cells) + " |")
+        lines.append(f"| {point.value} | " + " | ".join(str(m) for m in point.metrics().values()) + " |")
     return "\n".join(lines) + "\n"
 
 
-def _cell(value: Any) -> str:
-    if isinstance(value, CardEffect):
-        return f"{value.difference:+.1%} [{value.low:+.1%}, {value.high:+.1%}]"
-    if isinstance(value, Rate):
-        return str(value)
-    return f"{value:.3g}"
-
-
 def sweep_figure(parameter: Parameter, points: Sequence[SweepPoint]) -> Figure:
-    """One small plot per metric against the swept value, with 95 % intervals where there are any."""
+    """One small plot per metric against the swept value, with 95 % intervals where there are any. Axes
+    start at zero (or span it), so a small change does not look like a large one."""
     from matplotlib.figure import Figure
 
     names = list(points[0].metrics())
@@ -233,29 +248,29 @@ def sweep_figure(parameter: Parameter, points: Sequence[SweepPoint]) -> Figure:
     rows = (len(names) + columns - 1) // columns
     figure = Figure(figsize=(4.2 * columns, 3.2 * rows), layout="constrained")
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
-    labels = [str(p.value) for p in points]
     x = list(range(len(points)))
     for ax, name in zip(axes, names, strict=False):
-        values = [p.metrics()[name] for p in points]
-        if isinstance(values[0], Rate | CardEffect):
-            centres = [v.rate if isinstance(v, Rate) else v.difference for v in values]
-            lows = [v.low for v in values]
-            highs = [v.high for v in values]
-            ax.errorbar(x, centres, yerr=[[c - lo for c, lo in zip(centres, lows, strict=True)],
-                                          [h - c for c, h in zip(centres, highs, strict=True)]],
-                        fmt="o-", capsize=4)
-            ax.yaxis.set_major_formatter("{x:.0%}")
+        metrics = [p.metrics()[name] for p in points]
+        values = [m.value for m in metrics]
+        if metrics[0].low is not None:
+            errors = [[m.value - (m.low or 0.0) for m in metrics], [(m.high or 0.0) - m.value for m in metrics]]
+            ax.errorbar(x, values, yerr=errors, fmt="o-", capsize=4)
         else:
             ax.plot(x, values, "o-")
+        tops = [m.high if m.high is not None else m.value for m in metrics]
+        bottoms = [m.low if m.low is not None else m.value for m in metrics]
+        ax.set_ylim(min(0.0, min(bottoms) * 1.15), max(0.0, max(tops) * 1.15) or 1.0)
+        if metrics[0].percent:
+            ax.yaxis.set_major_formatter("{x:.0%}" if max(tops) - min(bottoms) > 0.04 else "{x:.1%}")
         if name == "first-player win rate":
             ax.axhline(1 / points[0].summary.players, color="black", linestyle="--", linewidth=1,
                        label="fair share")
             ax.legend(fontsize="small")
-        if name == "swept card's win contribution":
+        if min(bottoms) < 0:
             ax.axhline(0, color="black", linewidth=1)
-        ax.set_xticks(x, labels)
+        ax.set_xticks(x, [str(p.value) for p in points])
         ax.set_xlabel(parameter.name)
-        ax.set_title(name)
+        ax.set_title(name, fontsize=10)
     for ax in axes[len(names):]:
         ax.set_visible(False)
     figure.suptitle(f"Sweep of {parameter.name} ({points[0].summary.games} games a value, "
