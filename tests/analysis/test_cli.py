@@ -44,13 +44,14 @@ def test_simulate_without_out_prints_the_summary():
 
 
 def test_sweep_writes_its_plot(tmp_path):
-    plot, page = tmp_path / "sweep.png", tmp_path / "sweep.html"
+    plot, page, table = tmp_path / "sweep.png", tmp_path / "sweep.html", tmp_path / "sweep.md"
     done = run("sweep", "critter-capture", "--param", "rechoose_on_takeover=false,true", "--games", 3, "-n", 2,
-               "--seed", 2, "-j", 1, "--plot", plot, "--html", page)
+               "--seed", 2, "-j", 1, "--plot", plot, "--html", page, "--markdown", table)
     assert done.exit_code == 0, done.output
     assert "rechoose_on_takeover" in done.output
     assert plot.read_bytes().startswith(b"\x89PNG")
     assert "data:image/png;base64," in page.read_text()
+    assert table.read_text().startswith("| rechoose_on_takeover | first-player win rate |")
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -147,6 +147,7 @@ def sweep_command(
     address: AddressOption = None,
     plot: Annotated[Path | None, typer.Option(help="save the metrics-against-value plot (PNG)")] = None,
     html: Annotated[Path | None, typer.Option(help="write the table and plot as an HTML page")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="write the table as Markdown")] = None,
     out_dir: Annotated[Path | None, typer.Option(help="also keep each value's records (JSON Lines) here")] = None,
     option: OptionOption = None,
     cards: CardsOption = None,
@@ -167,10 +168,13 @@ def sweep_command(
         raise fail(str(error)) from None
     table = sweep_markdown(parameter, points)
     console.print(Markdown(table))
-    if plot is None and html is None:
-        return
-    figure = sweep_figure(parameter, points)
     try:
+        if markdown is not None:
+            markdown.write_text(table, encoding="utf-8")
+            console.print(f"Wrote {markdown}")
+        if plot is None and html is None:
+            return
+        figure = sweep_figure(parameter, points)
         if plot is not None:
             figure.savefig(plot, dpi=110)
             console.print(f"Wrote {plot}")
