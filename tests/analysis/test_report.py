@@ -79,6 +79,10 @@ def test_report_refuses_mixed_games_and_empty_runs(tmp_path, report_files):
     write_results(other, {**critter_spec().header(), "game": "cube-creatures"}, [])
     with pytest.raises(ResultsError, match="different games"):
         report_from_files([report_files, other])
+    variant = tmp_path / "variant.jsonl"
+    write_results(variant, critter_spec(rechoose_on_takeover=True).header(), [])
+    with pytest.raises(ResultsError, match="different options, agents or cards"):
+        report_from_files([report_files, variant])
     with pytest.raises(ResultsError, match="no game records"):
         report_from_files([tmp_path / "other.jsonl"])
     with pytest.raises(ResultsError, match="no results files"):

@@ -318,6 +318,13 @@ def report_from_files(paths: Sequence[str | Path], card_kinds: Sequence[str] | N
     if len(games) > 1:
         raise ResultsError(f"the results files are for different games ({', '.join(sorted(map(str, games)))}): "
                            "report one game at a time")
+    setups: dict[Any, Any] = {}
+    for path, header in zip(paths, headers, strict=True):
+        setup = (header.get("options"), header.get("agents"), header.get("card_set"), header.get("labels"))
+        earlier = setups.setdefault(header.get("players"), (path, setup))
+        if earlier[1] != setup:
+            raise ResultsError(f"{earlier[0]} and {path} hold games of the same player count with different "
+                               "options, agents or cards: report them separately")
     groups = summarise(record for records in readers for record in records)
     if not groups:
         raise ResultsError(f"{', '.join(map(str, paths))}: no game records")

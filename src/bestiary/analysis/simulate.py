@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import tempfile
 from collections.abc import Sequence
@@ -77,7 +78,7 @@ def card_file_path(text: str) -> str:
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = Path(tempfile.gettempdir()) / f"bestiary-cards-{digest}.toml"
     if not path.exists() or path.read_text(encoding="utf-8") != text:
-        partial = path.with_suffix(f".{random.SystemRandom().randrange(2**32)}.part")
+        partial = path.with_suffix(f".{os.getpid()}.part")  # then renamed: readers never see half a file
         partial.write_text(text, encoding="utf-8")
         partial.replace(path)
     return str(path)
