@@ -6,6 +6,7 @@ import pytest
 
 from bestiary.analysis.simulate import configured_game
 from bestiary.analysis.sweep import (
+    Metric,
     Parameter,
     base_card_file,
     parse_parameter,
@@ -91,3 +92,9 @@ def test_card_sweep_reports_the_swept_card():
     points = run_sweep(critter_spec(players=2, agents=("heuristic",)), parameter, 4)
     assert [p.card_effect.card for p in points] == ["brook-trout", "brook-trout"]
     assert "swept card: holder's win rate minus others'" in sweep_markdown(parameter, points)
+
+
+def test_metric_text():
+    assert str(Metric(63.25)) == "63.2"
+    assert str(Metric(0.25, True, 0.2, 0.3)) == "25.0% [20.0%, 30.0%]"
+    assert str(Metric(0.042, True, 0.016, 0.068, signed=True)) == "+4.2% [+1.6%, +6.8%]"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from bestiary.analysis.backends import simulate
 from bestiary.analysis.results import write_results
 from bestiary.analysis.simulate import CARD_FILE_OPTION, SimulationSpec, configured_game
-from bestiary.analysis.stats import Rate
+from bestiary.analysis.stats import Rate, z_for
 from bestiary.analysis.summary import CardEffect, GroupSummary
 from bestiary.core.errors import OptionError
 from bestiary.core.registry import game_class
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 CARD_PREFIX = "card."
+SEAT_DEVIATION = "largest seat deviation from a fair share"
 STARTER_PREFIX = "starter:"  # how a game names a card file shipped in its package's cards/ folder
 
 
@@ -163,6 +165,7 @@ class Metric:
     percent: bool = False  # a share or a difference of shares, shown as a percentage
     low: float | None = None
     high: float | None = None
+    signed: bool = False  # a difference, shown with its sign
 
     @classmethod
     def of_rate(cls, rate: Rate) -> Metric:
@@ -171,7 +174,7 @@ class Metric:
     def __str__(self) -> str:
         if not self.percent:
             return f"{self.value:.3g}"
-        sign = "+" if self.low is not None and self.low < 0 else ""
+        sign = "+" if self.signed else ""
         interval = "" if self.low is None else f" [{self.low:{sign}.1%}, {self.high:{sign}.1%}]"
         return f"{self.value:{sign}.1%}{interval}"
 
@@ -187,7 +190,7 @@ class SweepPoint:
         fair = 1 / self.summary.players
         out = {
             "first-player win rate": Metric.of_rate(rates[0]),
-            "largest seat deviation from a fair share": Metric(max(abs(r.rate - fair) for r in rates), True),
+            SEAT_DEVIATION: Metric(max(abs(r.rate - fair) for r in rates), True),
             "mean game length (decisions)": Metric(mean(self.summary.lengths)),
             "lead changes per game": Metric(mean(self.summary.lead_changes)),
             "shared wins": Metric.of_rate(Rate.of(self.summary.shared_wins, self.summary.games))}
@@ -196,7 +199,7 @@ class SweepPoint:
         if self.card_effect is not None:
             effect = self.card_effect
             out["swept card: holder's win rate minus others'"] = Metric(effect.difference, True, effect.low,
-                                                                        effect.high)
+                                                                        effect.high, signed=True)
         return out
 
 
@@ -265,6 +268,13 @@ def sweep_figure(parameter: Parameter, points: Sequence[SweepPoint]) -> Figure:
         if name == "first-player win rate":
             ax.axhline(1 / points[0].summary.players, color="black", linestyle="--", linewidth=1,
                        label="fair share")
+            ax.legend(fontsize="small")
+        if name == SEAT_DEVIATION:
+            # a deviation has no interval of its own: show how far one fair seat strays by chance
+            fair = 1 / points[0].summary.players
+            noise = z_for(0.95) * math.sqrt(fair * (1 - fair) / points[0].summary.games)
+            ax.axhline(noise, color="black", linestyle=":", linewidth=1, label="chance (95 %) for one seat")
+            ax.set_ylim(top=max(ax.get_ylim()[1], noise * 1.3))
             ax.legend(fontsize="small")
         if min(bottoms) < 0:
             ax.axhline(0, color="black", linewidth=1)
