@@ -1,8 +1,10 @@
 """Simulation: the same seed gives the same records whatever the jobs; every registered game runs."""
 
+import sys
+
 import pytest
 
-from bestiary.analysis.backends import chunks, simulate
+from bestiary.analysis.backends import BackendError, chunks, simulate
 from bestiary.analysis.simulate import SimulationSpec, game_seed, lineup, play_game
 from bestiary.core.errors import BestiaryError, OptionError, UnknownGameError
 from bestiary.core.registry import load_game
@@ -83,3 +85,9 @@ def test_bad_input_is_refused_before_anything_runs():
         list(simulate(spec, 1, backend="gpu"))
     with pytest.raises(BestiaryError, match="--jobs"):
         list(simulate(spec, 1, jobs=0))
+
+
+def test_ray_backend_without_ray_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # makes `import ray` fail as if it were not installed
+    with pytest.raises(BackendError, match=r"pip install 'bestiary\[ray\]'"):
+        list(simulate(critter_spec(), 1, backend="ray"))
