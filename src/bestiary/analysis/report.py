@@ -147,16 +147,19 @@ class Report:
         return paths
 
     def html(self) -> str:
-        import markdown_it
+        return html_page(self.title(), self.markdown(), self.pngs())
 
-        images = []
-        for stem, png in self.pngs().items():
-            data = base64.b64encode(png).decode()
-            images.append(f'<figure><img alt="{stem}" src="data:image/png;base64,{data}">'
-                          f"<figcaption>{html.escape(stem)}</figcaption></figure>")
-        body = markdown_it.MarkdownIt("commonmark").enable("table").render(self.markdown())
-        return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(self.title())}</title>"
-                f"<style>{STYLE}</style></head><body>{body}<h2>Plots</h2>{''.join(images)}</body></html>\n")
+
+def html_page(title: str, markdown_text: str, pngs: dict[str, bytes]) -> str:
+    """A self-contained page: the Markdown as HTML, then every plot embedded as a PNG."""
+    import markdown_it
+
+    images = "".join(f'<figure><img alt="{html.escape(stem)}" src="data:image/png;base64,'
+                     f'{base64.b64encode(png).decode()}"><figcaption>{html.escape(stem)}</figcaption></figure>'
+                     for stem, png in pngs.items())
+    body = markdown_it.MarkdownIt("commonmark").enable("table").render(markdown_text)
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{STYLE}</style></head><body>{body}<h2>Plots</h2>{images}</body></html>\n")
 
 
 STYLE = ("body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}"

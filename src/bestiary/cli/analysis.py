@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markdown import Markdown
@@ -14,7 +15,7 @@ from rich.text import Text
 
 from bestiary.agents import agent_names
 from bestiary.analysis.backends import BACKENDS, default_jobs, simulate
-from bestiary.analysis.report import Report, report_from_files
+from bestiary.analysis.report import Report, html_page, report_from_files
 from bestiary.analysis.results import check_suffix, write_results
 from bestiary.analysis.simulate import SimulationSpec
 from bestiary.analysis.summary import summarise
@@ -174,32 +175,18 @@ def sweep_command(
             console.print(f"Wrote {markdown}")
         if plot is None and html is None:
             return
-        figure = sweep_figure(parameter, points)
+        buffer = io.BytesIO()
+        sweep_figure(parameter, points).savefig(buffer, format="png", dpi=110)
         if plot is not None:
-            figure.savefig(plot, dpi=110)
+            plot.write_bytes(buffer.getvalue())
             console.print(f"Wrote {plot}")
         if html is not None:
-            html.write_text(sweep_html(parameter.name, table, figure), encoding="utf-8")
+            title = f"Sweep of {parameter.name}"
+            page = html_page(title, f"# {title}\n\n{table}", {"sweep": buffer.getvalue()})
+            html.write_text(page, encoding="utf-8")
             console.print(f"Wrote {html}")
     except OSError as error:
         raise fail(f"cannot write: {error}") from None
-
-
-def sweep_html(name: str, table: str, figure: Any) -> str:
-    import base64
-    import io
-
-    import markdown_it
-
-    from bestiary.analysis.report import STYLE
-
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110)
-    image = base64.b64encode(buffer.getvalue()).decode()
-    body = markdown_it.MarkdownIt("commonmark").enable("table").render(f"# Sweep of {name}\n\n{table}")
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>Sweep of {name}</title>"
-            f"<style>{STYLE}</style></head><body>{body}<img alt='sweep' src='data:image/png;base64,{image}'>"
-            "</body></html>\n")
 
 
 def register(app: typer.Typer) -> None:
