@@ -61,6 +61,7 @@ def test_sweep_writes_its_plot(tmp_path):
     (["simulate", "critter-capture", "--out", "run.csv"], "end in .jsonl or .parquet"),
     (["simulate", "critter-capture", "--games", "2", "--backend", "gpu"], "no backend named 'gpu'"),
     (["simulate", "critter-capture", "--cards", "missing.toml"], "cannot read the card file"),
+    (["simulate", "critter-capture", "--address", "auto"], "use it with --backend ray"),
     (["sweep", "critter-capture", "--param", "speed=1,2"], "has no option 'speed'"),
     (["sweep", "critter-capture", "--param", "card.dodo.size=1,2"], "no card 'dodo'"),
     (["sweep", "critter-capture", "--param", "ecoregions"], "NAME=v1,v2"),

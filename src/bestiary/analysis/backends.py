@@ -38,6 +38,8 @@ def simulate(spec: SimulationSpec, games: int, jobs: int = 1, backend: str = "lo
         raise OptionError(f"--jobs must be at least 1, not {jobs}")
     if backend not in BACKENDS:
         raise OptionError(f"no backend named '{backend}' (backends: {', '.join(BACKENDS)})")
+    if address is not None and backend != "ray":
+        raise OptionError("--address names a Ray cluster: use it with --backend ray")
     tell = progress or (lambda _: None)
     if backend == "ray":
         return _in_order(_ray_chunks(spec, games, jobs, address), tell)
