@@ -1,5 +1,7 @@
 """Reports: statistics on hand-made records, and the HTML page with its plots from a real run."""
 
+import sys
+
 import pytest
 
 from bestiary.analysis.report import Report, report_from_files
@@ -93,3 +95,9 @@ def test_report_without_card_events():
     group = summarise([record([0]), record([1])])
     text = Report([{"game": "g", "options": {}}], group).markdown()
     assert "Cards by win contribution" not in text
+
+
+def test_plots_without_matplotlib_say_how_to_install_it(monkeypatch, report_files):
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if matplotlib were not installed
+    with pytest.raises(ResultsError, match=r"pip install 'bestiary\[analysis\]'"):
+        report_from_files([report_files]).html()

@@ -183,15 +183,22 @@ def _ordered(counts: dict[str, int]) -> list[tuple[str, int]]:
 
 
 # -- plots ------------------------------------------------------------------------------------
+def new_figure(**settings: Any) -> Figure:
+    """A matplotlib figure (drawn without pyplot, so no display or global state is involved)."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ResultsError("plots need matplotlib: pip install 'bestiary[analysis]'") from None
+    return Figure(layout="constrained", **settings)
+
+
 def _error_bars(rates: Sequence[Rate]) -> tuple[list[float], list[list[float]]]:
     values = [r.rate for r in rates]
     return values, [[r.rate - r.low for r in rates], [r.high - r.rate for r in rates]]
 
 
 def seat_figure(groups: dict[int, GroupSummary]) -> Figure:
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(3.2 * len(groups) + 1, 3.6), layout="constrained")
+    figure = new_figure(figsize=(3.2 * len(groups) + 1, 3.6))
     axes = figure.subplots(1, len(groups), sharey=True, squeeze=False)[0]
     for ax, group in zip(axes, groups.values(), strict=True):
         rates = group.position_rates()
@@ -212,10 +219,9 @@ def seat_figure(groups: dict[int, GroupSummary]) -> Figure:
 
 
 def length_figure(groups: dict[int, GroupSummary]) -> Figure:
-    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    figure = Figure(figsize=(7, 3.6), layout="constrained")
+    figure = new_figure(figsize=(7, 3.6))
     ax = figure.subplots()
     low = min(min(g.lengths) for g in groups.values())
     high = max(max(g.lengths) for g in groups.values())
@@ -233,11 +239,10 @@ def length_figure(groups: dict[int, GroupSummary]) -> Figure:
 
 
 def drama_figure(groups: dict[int, GroupSummary]) -> Figure:
-    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
     has_margins = any(g.margins for g in groups.values())
-    figure = Figure(figsize=(11 if has_margins else 6, 3.6), layout="constrained")
+    figure = new_figure(figsize=(11 if has_margins else 6, 3.6))
     axes = figure.subplots(1, 2 if has_margins else 1, squeeze=False)[0]
     most = max(max(g.lead_changes) for g in groups.values())
     for group in groups.values():
@@ -265,9 +270,7 @@ def drama_figure(groups: dict[int, GroupSummary]) -> Figure:
 
 
 def agent_figure(groups: dict[int, GroupSummary]) -> Figure:
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(3.2 * len(groups) + 1, 3.6), layout="constrained")
+    figure = new_figure(figsize=(3.2 * len(groups) + 1, 3.6))
     axes = figure.subplots(1, len(groups), sharey=True, squeeze=False)[0]
     for ax, group in zip(axes, groups.values(), strict=True):
         rates = group.agent_rates()
@@ -283,10 +286,8 @@ def agent_figure(groups: dict[int, GroupSummary]) -> Figure:
 
 
 def card_figure(group: GroupSummary, kind: str) -> Figure:
-    from matplotlib.figure import Figure
-
     effects: list[CardEffect] = list(reversed(group.card_effects(kind)))  # strongest at the top
-    figure = Figure(figsize=(7.5, 0.22 * len(effects) + 1.6), layout="constrained")
+    figure = new_figure(figsize=(7.5, 0.22 * len(effects) + 1.6))
     ax = figure.subplots()
     rows = range(len(effects))
     for row, effect in zip(rows, effects, strict=True):

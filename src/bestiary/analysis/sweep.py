@@ -19,6 +19,7 @@ from statistics import mean
 from typing import TYPE_CHECKING, Any
 
 from bestiary.analysis.backends import simulate
+from bestiary.analysis.report import new_figure
 from bestiary.analysis.results import write_results
 from bestiary.analysis.simulate import CARD_FILE_OPTION, SimulationSpec, configured_game
 from bestiary.analysis.stats import Rate, z_for
@@ -244,12 +245,10 @@ def sweep_markdown(parameter: Parameter, points: Sequence[SweepPoint]) -> str:
 def sweep_figure(parameter: Parameter, points: Sequence[SweepPoint]) -> Figure:
     """One small plot per metric against the swept value, with 95 % intervals where there are any. Axes
     start at zero (or span it), so a small change does not look like a large one."""
-    from matplotlib.figure import Figure
-
     names = list(points[0].metrics())
     columns = 3
     rows = (len(names) + columns - 1) // columns
-    figure = Figure(figsize=(4.2 * columns, 3.2 * rows), layout="constrained")
+    figure = new_figure(figsize=(4.2 * columns, 3.2 * rows))
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
     x = list(range(len(points)))
     for ax, name in zip(axes, names, strict=False):
