@@ -87,6 +87,8 @@ def test_report_refuses_mixed_games_and_empty_runs(tmp_path, report_files):
         report_from_files([report_files, variant])
     with pytest.raises(ResultsError, match="no game records"):
         report_from_files([tmp_path / "other.jsonl"])
+    with pytest.raises(ResultsError, match=r"no card events of kind 'flp' in the results \(kinds: ability, corral,"):
+        report_from_files([report_files], card_kinds=["flp"])
     with pytest.raises(ResultsError, match="no results files"):
         report_from_files([])
 

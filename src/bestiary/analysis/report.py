@@ -332,4 +332,8 @@ def report_from_files(paths: Sequence[str | Path], card_kinds: Sequence[str] | N
     groups = summarise(record for records in readers for record in records)
     if not groups:
         raise ResultsError(f"{', '.join(map(str, paths))}: no game records")
+    known = sorted({kind for group in groups.values() for kind in group.card_seats})
+    for kind in card_kinds or ():
+        if kind not in known:
+            raise ResultsError(f"no card events of kind '{kind}' in the results (kinds: {', '.join(known) or 'none'})")
     return Report(headers, groups, card_kinds)
