@@ -68,7 +68,7 @@ def test_markdown_summary(report_files):
 def test_html_report_embeds_its_plots(report_files, tmp_path):
     report = report_from_files([report_files], card_kinds=["flip"])
     page = report.html()
-    assert page.count('src="data:image/png;base64,') == len(report.figures()) >= 5
+    assert page.count('src="data:image/png;base64,') == len(report.pngs()) >= 5
     assert "<table>" in page and "Balance report: critter-capture" in page
     saved = report.save_plots(tmp_path / "plots")
     assert {p.name for p in saved} == {"seat-advantage.png", "game-length.png", "drama.png", "agents.png",

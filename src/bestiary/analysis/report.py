@@ -290,10 +290,16 @@ def card_figure(group: GroupSummary, kind: str) -> Figure:
     figure = new_figure(figsize=(7.5, 0.22 * len(effects) + 1.6))
     ax = figure.subplots()
     rows = range(len(effects))
-    for row, effect in zip(rows, effects, strict=True):
-        colour = ("#c0392b" if effect.difference > 0 else "#2471a3") if effect.significant else "#7f8c8d"
-        ax.errorbar(effect.difference, row, xerr=[[effect.difference - effect.low], [effect.high - effect.difference]],
-                    fmt="o", color=colour, markersize=4, capsize=2)
+
+    def colour(effect: CardEffect) -> str:
+        return ("#c0392b" if effect.difference > 0 else "#2471a3") if effect.significant else "#7f8c8d"
+
+    for shade in ("#c0392b", "#2471a3", "#7f8c8d"):  # one call per colour: far faster than one per card
+        chosen = [(row, e) for row, e in zip(rows, effects, strict=True) if colour(e) == shade]
+        if chosen:
+            ax.errorbar([e.difference for _, e in chosen], [row for row, _ in chosen],
+                        xerr=[[e.difference - e.low for _, e in chosen], [e.high - e.difference for _, e in chosen]],
+                        fmt="o", color=shade, markersize=4, capsize=2)
     ax.axvline(0, color="black", linewidth=1)
     ax.set_yticks(list(rows), [f"{e.card} (n={e.with_card.games})" for e in effects], fontsize=7)
     ax.set_ylim(-1, len(effects))
