@@ -166,5 +166,10 @@ def scenario(files: Annotated[list[Path], typer.Argument(help="scenario files or
         raise typer.Exit(1)
 
 
+# the analysis commands import this module's helpers, so they are added once those exist
+from bestiary.cli import analysis  # noqa: E402
+
+analysis.register(app)
+
 if __name__ == "__main__":
     app()

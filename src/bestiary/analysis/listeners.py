@@ -1,0 +1,141 @@
+"""Listeners on the core's event log: what a simulation records about each game, for any game.
+
+Every game logs `Event`s with a kind and a data mapping. The listeners here read only those conventions:
+- a card is named by `data["card"]` (one id) or `data["cards"]` (a list of ids), a seat by `data["player"]`;
+- `data["scores"]` (one number per seat) is a running or final score;
+- any other short text value (a die face, an ability, an announced attribute) is tallied by kind and field.
+No listener knows a particular game, so a new game is analysed as soon as it logs its events.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from bestiary.core.api import Event
+
+NO_PLAYER = ""  # the key for card events that name no seat
+TALLY_SKIP = frozenset({"player", "card", "cards", "scores", "winners"})
+TALLY_MAX_LENGTH = 40  # longer text values are prose, not categories
+
+
+class EventListener(Protocol):
+    def on_event(self, event: Event) -> None: ...
+
+    def summary(self) -> dict[str, Any]: ...
+
+
+def feed(events: Iterable[Event], listeners: Iterable[EventListener]) -> dict[str, Any]:
+    """Pass each event in order to every listener; their summaries merged into one record."""
+    listeners = list(listeners)
+    for event in events:
+        for listener in listeners:
+            listener.on_event(event)
+    merged: dict[str, Any] = {}
+    for listener in listeners:
+        merged.update(listener.summary())
+    return merged
+
+
+def cards_of(event: Event) -> list[str]:
+    cards: list[str] = []
+    single = event.data.get("card")
+    if isinstance(single, str):
+        cards.append(single)
+    several = event.data.get("cards")
+    if isinstance(several, list | tuple):
+        cards.extend(c for c in several if isinstance(c, str))
+    return cards
+
+
+def player_of(event: Event) -> int | None:
+    player = event.data.get("player")
+    return player if isinstance(player, int) and not isinstance(player, bool) and player >= 0 else None
+
+
+class CardEvents:
+    """Which cards each seat drew, played, corralled, defeated, … : {kind: {seat: [card ids]}}.
+
+    A `role` field splits a kind (critter capture's "flip" with role "active" also counts as "flip:active").
+    """
+
+    def __init__(self) -> None:
+        self.by_kind: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+
+    def on_event(self, event: Event) -> None:
+        cards = cards_of(event)
+        if not cards:
+            return
+        player = player_of(event)
+        seat = NO_PLAYER if player is None else str(player)
+        kinds = [event.kind]
+        role = event.data.get("role")
+        if isinstance(role, str):
+            kinds.append(f"{event.kind}:{role}")
+        for kind in kinds:
+            self.by_kind[kind][seat].extend(cards)
+
+    def summary(self) -> dict[str, Any]:
+        return {"card_events": {kind: dict(seats) for kind, seats in self.by_kind.items()}}
+
+
+class LeadTracker:
+    """Lead changes ("drama"): who leads after each event that moves the score.
+
+    The lead follows `scores` where events carry them, else the running count of cards handed to each seat
+    (events with a `player` and a `cards` list: corralled, captured, defeated). A change is counted when a
+    different seat becomes the sole leader.
+    """
+
+    def __init__(self) -> None:
+        self.tally: dict[int, float] = defaultdict(float)
+        self.leader: int | None = None
+        self.changes = 0
+
+    def on_event(self, event: Event) -> None:
+        scores = event.data.get("scores")
+        if isinstance(scores, list | tuple) and all(isinstance(s, int | float) for s in scores):
+            self.tally = defaultdict(float, enumerate(float(s) for s in scores))
+        else:
+            player = player_of(event)
+            gained = event.data.get("cards")
+            if player is None or not isinstance(gained, list | tuple) or not gained:
+                return
+            self.tally[player] += len(gained)
+        best = max(self.tally.values())
+        leaders = [p for p, value in self.tally.items() if value == best]
+        if len(leaders) == 1 and leaders[0] != self.leader:
+            if self.leader is not None:
+                self.changes += 1
+            self.leader = leaders[0]
+
+    def summary(self) -> dict[str, Any]:
+        return {"lead_changes": self.changes}
+
+
+class EventTallies:
+    """Counts of each event kind, and of each short text value by kind and field (die faces, abilities)."""
+
+    def __init__(self) -> None:
+        self.kinds: Counter[str] = Counter()
+        self.values: dict[str, Counter[str]] = defaultdict(Counter)
+
+    def on_event(self, event: Event) -> None:
+        self.kinds[event.kind] += 1
+        for key, value in event.data.items():
+            if key in TALLY_SKIP:
+                continue
+            if isinstance(value, bool) or not isinstance(value, str | int):
+                continue
+            text = str(value)
+            if len(text) <= TALLY_MAX_LENGTH:
+                self.values[f"{event.kind}.{key}"][text] += 1
+
+    def summary(self) -> dict[str, Any]:
+        return {"event_counts": dict(self.kinds),
+                "event_values": {field: dict(counts) for field, counts in self.values.items()}}
+
+
+def standard_listeners() -> list[EventListener]:
+    return [CardEvents(), LeadTracker(), EventTallies()]

@@ -1,0 +1,161 @@
+"""Play many games between agents and record what happened in each, for any registered game.
+
+Game number g of a run with master seed S is seeded from (S, g) alone, and every random choice in it (chance
+outcomes, each seat's agent) comes from generators derived from that seed. So a game comes out the same
+whichever worker, process or machine plays it: results do not depend on `jobs` or the backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from bestiary.agents import Agent, SeatView, make_agent
+from bestiary.analysis.listeners import feed, standard_listeners
+from bestiary.core.api import CHANCE, TERMINAL, Game, State
+from bestiary.core.chance import sample_chance
+from bestiary.core.errors import BestiaryError, OptionError
+from bestiary.core.registry import load_game
+
+CARD_FILE_OPTION = "cards"  # the option through which a game takes another card file
+MAX_DECISIONS = 100_000  # a game still running after this many decisions is reported as a bug
+
+
+class SimulationError(BestiaryError, RuntimeError):
+    """A simulated game broke a promise of the game API (it never ended, or nobody could act)."""
+
+
+@dataclass(frozen=True)
+class SimulationSpec:
+    """What to simulate: a game with its options, the agents, a master seed, and an optional card file
+    (its text travels with the spec, so workers on other machines need no shared disk)."""
+
+    game: str
+    options: dict[str, Any]
+    agents: tuple[str, ...]
+    seed: int
+    card_file_text: str | None = None
+    labels: dict[str, Any] = field(default_factory=dict)  # e.g. the swept parameter and its value
+
+    def __post_init__(self) -> None:
+        if not self.agents:
+            raise OptionError("at least one agent is needed")
+        for name in self.agents:
+            make_agent(name)  # refuses unknown agents before any worker starts
+        configured_game(self)
+
+    @property
+    def players(self) -> int:
+        return int(self.options["players"])
+
+    def header(self) -> dict[str, Any]:
+        game = configured_game(self)
+        return {**game.header(), "players": self.players, "agents": list(self.agents), "seed": self.seed,
+                "labels": dict(self.labels)}
+
+
+def game_seed(master_seed: int, number: int) -> int:
+    digest = hashlib.sha256(f"bestiary-simulation/{master_seed}/{number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def lineup(agents: Sequence[str], players: int, number: int) -> list[str]:
+    """The agent in each seat for game `number`: the list is cycled over the seats and rotated by one seat
+    each game, so every agent sits in every seat equally often."""
+    return [agents[(seat + number) % len(agents)] for seat in range(players)]
+
+
+def card_file_path(text: str) -> str:
+    """A local file holding a card file's text, named by its content so every worker reuses it."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    path = Path(tempfile.gettempdir()) / f"bestiary-cards-{digest}.toml"
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        partial = path.with_suffix(f".{os.getpid()}.part")  # then renamed: readers never see half a file
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    return str(path)
+
+
+def configured_game(spec: SimulationSpec) -> Game:
+    """The spec's game, loaded once per process."""
+    return _load(spec.game, json.dumps(spec.options, sort_keys=True), spec.card_file_text)
+
+
+@lru_cache(maxsize=16)
+def _load(name: str, options: str, card_file_text: str | None) -> Game:
+    settings = json.loads(options)
+    if card_file_text is not None:
+        settings[CARD_FILE_OPTION] = card_file_path(card_file_text)
+    return load_game(name, **settings)
+
+
+def play_game(game: Game, spec: SimulationSpec, number: int) -> dict[str, Any]:
+    """Play game `number` of a run to the end; its record as plain JSON-able data."""
+    seed = game_seed(spec.seed, number)
+    names = lineup(spec.agents, game.num_players, number)
+    agents = [make_agent(name) for name in names]
+    state = game.new_initial_state(seed)
+    decisions = play_out(state, agents, seed)
+    returns = state.returns()
+    result = state.result()
+    record: dict[str, Any] = {
+        "game_number": number, "seed": seed, "players": game.num_players, "agents": names,
+        "first_player": next((p for p, _ in state.history() if p >= 0), 0),
+        "returns": returns, "winners": winners_of(result, returns), "length": decisions,
+        "scores": result.get("scores"),
+    }
+    record.update(feed(state.all_events(), standard_listeners()))
+    return record
+
+
+def play_out(state: State, agents: Sequence[Agent], seed: int) -> int:
+    """Play to the end: chance from its own generator, each seat from its own; the number of decisions."""
+    chance_rng = random.Random(f"{seed}/chance")
+    seat_rngs = [random.Random(f"{seed}/seat/{seat}") for seat in range(len(agents))]
+    decisions = 0
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return decisions
+        if player == CHANCE:
+            state.apply_action(sample_chance(state, chance_rng))
+            continue
+        to_act = state.players_to_act()
+        if not to_act:
+            raise SimulationError(f"{state.game.info.name}: no player may act in a non-terminal state")
+        if state.decision_kind() == "race":
+            # the table orders a race by each agent's reaction time
+            delays = [agents[p].reaction_delay(SeatView(state, p), seat_rngs[p]) for p in to_act]
+            actor = to_act[delays.index(min(delays))]
+        else:
+            actor = to_act[0]
+        action = agents[actor].act(SeatView(state, actor), seat_rngs[actor])
+        state.apply_action(action, player=actor)
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise SimulationError(f"{state.game.info.name}: game {state.seed} did not end within "
+                                  f"{MAX_DECISIONS} decisions")
+
+
+def winners_of(result: dict[str, Any], returns: Sequence[float]) -> list[int]:
+    """The seats that won: the result's own list where the game gives one, else the best returns
+    (everyone, when all returns are equal: a draw)."""
+    given = result.get("winners")
+    if isinstance(given, list) and all(isinstance(p, int) for p in given):
+        return list(given)
+    best = max(returns)
+    return [p for p, value in enumerate(returns) if value == best]
+
+
+def run_chunk(spec: SimulationSpec, start: int, stop: int) -> list[dict[str, Any]]:
+    """Games start..stop-1 of a run, in order (the unit of work a backend hands a worker)."""
+    game = configured_game(spec)
+    return [play_game(game, spec, number) for number in range(start, stop)]

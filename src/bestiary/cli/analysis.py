@@ -1,0 +1,195 @@
+"""`bestiary simulate`, `report` and `sweep`: the designer's workbench for balance questions."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markdown import Markdown
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TimeRemainingColumn
+from rich.text import Text
+
+from bestiary.agents import agent_names
+from bestiary.analysis.backends import BACKENDS, default_jobs, simulate
+from bestiary.analysis.report import Report, html_page, report_from_files
+from bestiary.analysis.results import check_suffix, write_results
+from bestiary.analysis.simulate import SimulationSpec
+from bestiary.analysis.summary import summarise
+from bestiary.analysis.sweep import parse_parameter, run_sweep, sweep_figure, sweep_markdown
+from bestiary.cli.main import console, fail, game_class_or_fail, parse_options
+from bestiary.core.chance import fresh_seed
+from bestiary.core.errors import BestiaryError
+
+GameArgument = Annotated[str, typer.Argument(help="game name, e.g. critter-capture")]
+GamesOption = Annotated[int, typer.Option("--games", "-g", help="number of games to play")]
+PlayersOption = Annotated[int | None, typer.Option(
+    "--players", "-n", help="number of players (default: the game's smallest standard count)")]
+AgentsOption = Annotated[str, typer.Option(
+    help=f"agents, comma-separated ({', '.join(agent_names())}); cycled over the seats and rotated each game")]
+SeedOption = Annotated[int | None, typer.Option(help="master seed; the same seed gives the same results")]
+JobsOption = Annotated[int | None, typer.Option("--jobs", "-j", help="worker processes (default: every core)")]
+BackendOption = Annotated[str, typer.Option(help=f"where games run: {' or '.join(BACKENDS)}")]
+AddressOption = Annotated[str | None, typer.Option(help="Ray cluster address, e.g. auto (default: a local Ray)")]
+OptionOption = Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value")]
+CardsOption = Annotated[Path | None, typer.Option(help="your own card file")]
+
+
+class GamesPerSecond(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f} games/s", style="cyan")
+
+
+@contextmanager
+def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    with Progress(BarColumn(), MofNCompleteColumn(), GamesPerSecond(), "ETA", TimeRemainingColumn(),
+                  console=console) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda finished: bar.advance(task, finished)
+
+
+def build_spec(game: str, players: int | None, agents: str, seed: int | None, option: list[str] | None,
+               cards: Path | None) -> SimulationSpec:
+    options = parse_options(option or [])
+    if players is not None:
+        options["players"] = players
+    options.setdefault("players", min(game_class_or_fail(game).info.player_counts))
+    names = tuple(a.strip() for a in agents.split(",") if a.strip())
+    card_text = None
+    if cards is not None:
+        try:
+            card_text = cards.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise fail(f"{cards}: cannot read the card file: {error}") from None
+    try:
+        return SimulationSpec(game, options, names, fresh_seed() if seed is None else seed, card_text)
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+
+
+def simulate_command(
+    game: GameArgument,
+    games: GamesOption = 1000,
+    players: PlayersOption = None,
+    agents: AgentsOption = "heuristic",
+    seed: SeedOption = None,
+    jobs: JobsOption = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    out: Annotated[Path | None, typer.Option(help="save the records: .jsonl, or .parquet")] = None,
+    option: OptionOption = None,
+    cards: CardsOption = None,
+) -> None:
+    """Play many games between agents and record each (seats, result, length, card events)."""
+    spec = build_spec(game, players, agents, seed, option, cards)
+    workers = jobs or default_jobs()
+    console.print(f"Simulating {games} games of {game} ({spec.players} players; agents "
+                  f"{', '.join(spec.agents)}; seed {spec.seed}; {workers} jobs, {backend} backend)")
+    try:
+        if out is not None:
+            check_suffix(out)
+        with progress_bar(games, "games") as advance:
+            records = simulate(spec, games, workers, backend, address, advance)
+            if out is None:
+                groups = summarise(records)
+            else:
+                write_results(out, spec.header(), records)
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+    if out is None:
+        console.print(Markdown(Report([spec.header()], groups).markdown()))
+    else:
+        console.print(f"Saved {games} game records to {out}; summarise them with: bestiary report {out}")
+
+
+def report_command(
+    results: Annotated[list[Path], typer.Argument(help="results files from simulate (.jsonl or .parquet)")],
+    html: Annotated[Path | None, typer.Option(help="write an HTML report with its plots embedded")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="write the summary as Markdown")] = None,
+    plots: Annotated[Path | None, typer.Option(help="save each plot as a PNG in this folder")] = None,
+    kind: Annotated[list[str] | None, typer.Option(
+        help="event kinds to detail card by card (default: the two most frequent), e.g. flip")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="do not print the summary")] = False,
+) -> None:
+    """Summarise simulation results: seat advantage, agents, game length, drama, card effects."""
+    try:
+        report = report_from_files(results, kind)
+        text = report.markdown()
+        if markdown is not None:
+            markdown.write_text(text, encoding="utf-8")
+        if html is not None:
+            html.write_text(report.html(), encoding="utf-8")
+        saved = report.save_plots(plots) if plots is not None else []
+    except OSError as error:
+        raise fail(f"cannot write the report: {error}") from None
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+    if not quiet:
+        console.print(Markdown(text))
+    for path in [p for p in (markdown, html) if p is not None] + saved:
+        console.print(f"Wrote {path}")
+
+
+def sweep_command(
+    game: GameArgument,
+    param: Annotated[str, typer.Option(
+        help="NAME=v1,v2,...: a game option (e.g. rechoose_on_takeover=false,true) or a card field "
+             "(card.<card id>.<field>, e.g. card.brook-trout.size=2,5,8)")],
+    games: GamesOption = 1000,
+    players: PlayersOption = None,
+    agents: AgentsOption = "heuristic",
+    seed: SeedOption = None,
+    jobs: JobsOption = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    plot: Annotated[Path | None, typer.Option(help="save the metrics-against-value plot (PNG)")] = None,
+    html: Annotated[Path | None, typer.Option(help="write the table and plot as an HTML page")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="write the table as Markdown")] = None,
+    out_dir: Annotated[Path | None, typer.Option(help="also keep each value's records (JSON Lines) here")] = None,
+    option: OptionOption = None,
+    cards: CardsOption = None,
+) -> None:
+    """Simulate once per value of a rule option or card field and compare the balance metrics."""
+    spec = build_spec(game, players, agents, seed, option, cards)
+    try:
+        parameter = parse_parameter(param)
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+    workers = jobs or default_jobs()
+    console.print(f"Sweeping {parameter.name} over {', '.join(map(str, parameter.values))}: {games} games each "
+                  f"of {game} ({spec.players} players; seed {spec.seed}; {workers} jobs)")
+    try:
+        with progress_bar(games * len(parameter.values), "games") as advance:
+            points = run_sweep(spec, parameter, games, workers, backend, address, advance, out_dir)
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+    table = sweep_markdown(parameter, points)
+    console.print(Markdown(table))
+    try:
+        if markdown is not None:
+            markdown.write_text(table, encoding="utf-8")
+            console.print(f"Wrote {markdown}")
+        if plot is None and html is None:
+            return
+        buffer = io.BytesIO()
+        sweep_figure(parameter, points).savefig(buffer, format="png", dpi=110)
+        if plot is not None:
+            plot.write_bytes(buffer.getvalue())
+            console.print(f"Wrote {plot}")
+        if html is not None:
+            title = f"Sweep of {parameter.name}"
+            page = html_page(title, f"# {title}\n\n{table}", {"sweep": buffer.getvalue()})
+            html.write_text(page, encoding="utf-8")
+            console.print(f"Wrote {html}")
+    except OSError as error:
+        raise fail(f"cannot write: {error}") from None
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="simulate")(simulate_command)
+    app.command(name="report")(report_command)
+    app.command(name="sweep")(sweep_command)

@@ -1,0 +1,41 @@
+"""Listeners read only the event log's conventions; checked on hand-made events."""
+
+from bestiary.analysis.listeners import NO_PLAYER, CardEvents, EventTallies, LeadTracker, feed, standard_listeners
+from bestiary.core.api import Event
+
+
+def event(kind, **data):
+    return Event(kind, kind, None, data)
+
+
+def test_card_events_by_kind_seat_and_role():
+    log = [event("flip", player=0, card="a", role="active"), event("flip", player=1, card="b", role="challenge"),
+           event("corral", player=1, cards=["a", "b"]), event("discard", cards=["c"]), event("round", round=1)]
+    summary = feed(log, [CardEvents()])
+    assert summary["card_events"] == {
+        "flip": {"0": ["a"], "1": ["b"]}, "flip:active": {"0": ["a"]}, "flip:challenge": {"1": ["b"]},
+        "corral": {"1": ["a", "b"]}, "discard": {NO_PLAYER: ["c"]}}
+
+
+def test_lead_changes_follow_cards_gained_then_scores():
+    tracker = LeadTracker()
+    log = [event("corral", player=0, cards=["a"]),  # P1 leads
+           event("corral", player=1, cards=["b"]),  # tie: no sole leader, no change
+           event("corral", player=1, cards=["c"]),  # P2 leads: change 1
+           event("corral", player=0, cards=["d", "e"]),  # P1 leads again: change 2
+           event("flip", player=1, card="f"),  # no cards gained: ignored
+           event("end", scores=[3, 9])]  # the final scores put P2 ahead: change 3
+    assert feed(log, [tracker]) == {"lead_changes": 3}
+
+
+def test_event_tallies_count_kinds_and_short_values():
+    log = [event("roll", player=0, face="2X"), event("roll", player=1, face="2X"), event("roll", face=6),
+           event("note", text="x" * 80, flag=True)]
+    summary = feed(log, [EventTallies()])
+    assert summary["event_counts"] == {"roll": 3, "note": 1}
+    assert summary["event_values"] == {"roll.face": {"2X": 2, "6": 1}}
+
+
+def test_standard_listeners_merge_their_summaries():
+    summary = feed([event("corral", player=0, cards=["a"])], standard_listeners())
+    assert set(summary) == {"card_events", "lead_changes", "event_counts", "event_values"}

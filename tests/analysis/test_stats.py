@@ -1,0 +1,66 @@
+"""Interval and significance functions against published values."""
+
+import pytest
+
+from bestiary.analysis.stats import (
+    Rate,
+    benjamini_hochberg,
+    difference_interval,
+    two_proportion_p_value,
+    wilson_interval,
+)
+
+
+# Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I, method 3 (score).
+@pytest.mark.parametrize(("successes", "trials", "low", "high"), [
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+])
+def test_wilson_interval_matches_newcombe(successes, trials, low, high):
+    assert wilson_interval(successes, trials) == pytest.approx((low, high), abs=5e-5)
+
+
+# Newcombe (1998), "Interval estimation for the difference between independent proportions", method 10.
+@pytest.mark.parametrize(("a", "m", "b", "n", "low", "high"), [
+    (56, 70, 48, 80, 0.0524, 0.3339),
+    (9, 10, 3, 10, 0.1705, 0.8090),
+])
+def test_difference_interval_matches_newcombe(a, m, b, n, low, high):
+    assert difference_interval(a, m, b, n) == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_narrows_with_confidence_and_samples():
+    wide = wilson_interval(50, 100, confidence=0.99)
+    usual = wilson_interval(50, 100)
+    many = wilson_interval(500, 1000)
+    assert wide[0] < usual[0] < many[0] < 0.5 < many[1] < usual[1] < wide[1]
+
+
+def test_wilson_interval_refuses_bad_counts():
+    with pytest.raises(ValueError, match="between 0 and trials"):
+        wilson_interval(11, 10)
+    with pytest.raises(ValueError, match="confidence"):
+        wilson_interval(1, 10, confidence=1.5)
+
+
+def test_two_proportion_p_value():
+    assert two_proportion_p_value(30, 60, 40, 80) == pytest.approx(1.0)
+    # 60/100 against 40/100: pooled 0.5, z = 0.2 / sqrt(0.5 * 0.5 * 0.02) = 2.828..., p = 0.00468
+    assert two_proportion_p_value(60, 100, 40, 100) == pytest.approx(0.004678, abs=1e-5)
+
+
+def test_benjamini_hochberg_by_hand():
+    # sorted 0.005, 0.01, 0.03, 0.04 -> p * 4 / rank = 0.02, 0.02, 0.04, 0.04 (already monotone)
+    assert benjamini_hochberg([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    # a large p-value early in the order is carried down by the running minimum
+    assert benjamini_hochberg([0.04, 0.041]) == pytest.approx([0.041, 0.041])
+    assert benjamini_hochberg([]) == []
+
+
+def test_rate_text_and_fractional_wins():
+    rate = Rate.of(2.5, 10)
+    assert rate.rate == 0.25
+    assert str(rate).startswith("25.0% [")
+    assert str(Rate.of(0, 0)) == "n/a"
