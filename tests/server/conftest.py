@@ -12,12 +12,13 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the server tests need the 'server' extra: pip install -e '.[server]'")
 
-from fastapi.testclient import TestClient  # noqa: E402
-from sqlalchemy import create_engine, text  # noqa: E402
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
-from bestiary.server.app import create_app  # noqa: E402
-from bestiary.server.rooms import Settings  # noqa: E402
-from tests.server import secret_duel  # noqa: E402, F401  (registers the test game)
+from bestiary.core.registry import register_game
+from bestiary.server.app import create_app
+from bestiary.server.rooms import Settings
+from tests.server.secret_duel import SecretDuel
 
 POSTGRES_ENV = "BESTIARY_TEST_POSTGRES_URL"
 INSTANT = Settings(bot_delay=0.0, reaction_scale=0.0)
@@ -36,6 +37,11 @@ def postgres_url() -> str | None:
     except Exception as error:  # the reason goes into the skip message
         pytest.skip(f"PostgreSQL at {POSTGRES_ENV} is not reachable: {error}")
     return url
+
+
+@pytest.fixture(autouse=True, scope="session")
+def secret_duel_registered() -> None:
+    register_game(SecretDuel)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -23,13 +23,13 @@ class Strict(BaseModel):
 # -- REST ------------------------------------------------------------------------------------------
 class SeatSpec(Strict):
     kind: Literal["human", "bot"] = "human"
-    agent: str | None = Field(None, max_length=64, description="for a bot: random, heuristic, ...")
+    agent: str | None = Field(default=None, max_length=64, description="for a bot: random, heuristic, ...")
 
 
 class CreateRoom(Strict):
     game: str = Field(max_length=64)
     options: JSONObject = Field(default_factory=dict, description="the game's options (players included)")
-    seats: list[SeatSpec] | None = Field(None, description="one per player; missing seats are open human seats")
+    seats: list[SeatSpec] | None = Field(default=None, description="one per player; missing seats are open human seats")
     window_seconds: float = Field(10.0, ge=0.5, le=600, description="how long a response window or race stays open")
 
 
@@ -115,7 +115,7 @@ class ErrorBody(BaseModel):
 # -- websocket: client to server -------------------------------------------------------------------
 class Hello(Strict):
     type: Literal["hello"]
-    token: str | None = Field(None, max_length=100, description="a seat token; none to watch")
+    token: str | None = Field(default=None, max_length=100, description="a seat token; none to watch")
     events_seen: int = Field(0, ge=0, description="events already shown (on a reconnect)")
 
 
@@ -123,7 +123,7 @@ class Move(Strict):
     type: Literal["move"]
     action: str = Field(min_length=1, max_length=MAX_ACTION)
     version: int = Field(ge=0)
-    ref: str | None = Field(None, max_length=64, description="echoed in the answer")
+    ref: str | None = Field(default=None, max_length=64, description="echoed in the answer")
 
 
 class Chat(Strict):

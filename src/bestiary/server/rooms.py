@@ -63,7 +63,7 @@ class OpenWindow:
     deadline: float  # event-loop time
 
 
-@dataclass
+@dataclass(eq=False)
 class Connection:
     """One websocket: who it speaks for and how much of the event log it has been sent."""
 
@@ -206,17 +206,16 @@ class Room:
         if self.status == "finished":
             raise ServerError("finished", "the game is over", 409)
         to_act = self.state.players_to_act()
+        if version != self.version:
+            # Inside a window each listed player answers independently: a move chosen after the window
+            # opened still counts after the others' answers; in a race the first arrival has closed it.
+            window = self.window
+            if window is None or not window.opened_at_version <= version <= self.version or seat not in to_act:
+                raise ServerError("stale", f"the game has moved on (your move was chosen at version {version}, "
+                                           f"it is now {self.version}): look again and choose anew", 409)
         if seat not in to_act:
             who = ", ".join(f"P{p + 1}" for p in to_act) or "no one"
             raise ServerError("not-your-turn", f"it is not P{seat + 1}'s turn (to act: {who})", 409)
-        if version == self.version:
-            return
-        # Inside a window each listed player answers independently: a move chosen after the window
-        # opened still counts after the others' answers; in a race the first arrival has closed it.
-        if self.window is not None and self.window.opened_at_version <= version <= self.version:
-            return
-        raise ServerError("stale", f"the game has moved on (your version {version}, now {self.version}): "
-                                   "look at the new position and choose again", 409)
 
     def commit_state(self, candidate: State, made: list[tuple[int, int, str]]) -> None:
         """Play the chance outcomes that follow, store every new move, then adopt the new state."""

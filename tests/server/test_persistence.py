@@ -1,0 +1,83 @@
+"""Durability on SQLite and PostgreSQL: moves stored before they are announced, games resumed after a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import create_engine, func, select
+
+from bestiary.server.db import moves, rooms
+from bestiary.server.rooms import Settings
+from tests.server.conftest import create_room, join, move, view
+
+
+def stored_moves(url: str, code: str) -> int:
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        count = connection.execute(select(func.count()).select_from(moves).where(moves.c.room_code == code)).scalar()
+    engine.dispose()
+    return int(count or 0)
+
+
+def test_every_acknowledged_move_is_already_in_the_database(server: Any, database_url: str) -> None:
+    with server(database_url) as client:
+        code = create_room(client, "critter-capture", options={"players": 2})["code"]
+        tokens = [join(client, code, 0), join(client, code, 1)]
+        for _ in range(12):
+            state = view(client, code)
+            seat = state["to_act"][0]
+            assert move(client, code, tokens[seat], view(client, code, tokens[seat])["legal_actions"][0],
+                        state["version"]).status_code == 200
+            # chance's flips count too: the version is the number of stored moves
+            assert stored_moves(database_url, code) == view(client, code)["version"]
+
+
+def test_a_restart_resumes_every_unfinished_game_and_tokens_still_work(server: Any, database_url: str) -> None:
+    with server(database_url) as client:
+        code = create_room(client, "critter-capture", options={"players": 2})["code"]
+        tokens = [join(client, code, 0), join(client, code, 1)]
+        waiting = create_room(client, "critter-capture", options={"players": 3})["code"]
+        join(client, waiting, 1, "early")
+        for _ in range(10):
+            state = view(client, code)
+            seat = state["to_act"][0]
+            move(client, code, tokens[seat], view(client, code, tokens[seat])["legal_actions"][-1], state["version"])
+        before = [view(client, code, token) for token in tokens]
+    with server(database_url) as client:
+        after = [view(client, code, token) for token in tokens]
+        assert after == before
+        assert [s["name"] for s in client.get(f"/api/rooms/{waiting}").json()["seats"]] == [None, "early", None]
+        assert waiting in [r["code"] for r in client.get("/api/rooms").json()]
+        stale = move(client, code, tokens[0], "draw fish", before[0]["version"] - 1)
+        assert stale.status_code == 409 and stale.json()["error"] == "stale"
+        while (state := view(client, code))["room"]["status"] == "playing":
+            seat = state["to_act"][0]
+            mine = view(client, code, tokens[seat])
+            assert move(client, code, tokens[seat], mine["legal_actions"][0], mine["version"]).status_code == 200
+        final = view(client, code)
+    with server(database_url) as client:  # finished games stay, with their replay
+        assert view(client, code) == final
+        replay = client.get(f"/api/rooms/{code}/replay", params={"step": final["version"]}).json()
+        assert replay["observation"] == final["observation"]
+    engine = create_engine(database_url)
+    with engine.connect() as connection:
+        status = connection.execute(select(rooms.c.status).where(rooms.c.code == code)).scalar()
+    engine.dispose()
+    assert status == "finished"
+
+
+def test_a_bot_whose_move_was_due_at_shutdown_makes_it_after_the_restart(server: Any, database_url: str) -> None:
+    slow = Settings(bot_delay=600.0, reaction_scale=1.0)
+    with server(database_url, slow) as client:
+        code = create_room(client, "critter-capture", options={"players": 2},
+                           seats=[{"kind": "bot", "agent": "heuristic"}, {"kind": "human"}])["code"]
+        token = join(client, code, 1)
+        assert view(client, code)["to_act"] == [0]  # the bot's turn, not taken before the shutdown
+    with server(database_url) as client:
+        for _ in range(100):
+            if view(client, code)["to_act"] != [0]:
+                break
+            client.get("/api/games")
+        state = view(client, code, token)
+        assert state["version"] > 0
+        assert stored_moves(database_url, code) == state["version"]
