@@ -50,11 +50,29 @@ def test_a_restart_resumes_every_unfinished_game_and_tokens_still_work(server: A
         assert waiting in [r["code"] for r in client.get("/api/rooms").json()]
         stale = move(client, code, tokens[0], "draw fish", before[0]["version"] - 1)
         assert stale.status_code == 409 and stale.json()["error"] == "stale"
-        while (state := view(client, code))["room"]["status"] == "playing":
+        for _ in range(6):
+            state = view(client, code)
             seat = state["to_act"][0]
             mine = view(client, code, tokens[seat])
             assert move(client, code, tokens[seat], mine["legal_actions"][0], mine["version"]).status_code == 200
+
+
+def test_a_game_stopped_inside_a_response_window_resumes_and_finishes(server: Any, database_url: str) -> None:
+    with server(database_url) as client:
+        code = create_room(client, "secret-duel")["code"]
+        tokens = [join(client, code, seat) for seat in range(3)]
+        assert move(client, code, tokens[0], "claim", 0).status_code == 200
+        assert move(client, code, tokens[1], "challenge", 1).status_code == 200
+        before = view(client, code, tokens[2])
+    with server(database_url) as client:
+        after = view(client, code, tokens[2])
+        assert after["observation"] == before["observation"] and after["events"] == before["events"]
+        assert after["window"]["kind"] == "response"  # open again, its timer started afresh
+        assert move(client, code, tokens[2], "pass", after["version"]).status_code == 200
+        for seat, action in [(1, "ring"), (0, "grab"), (2, "ring"), (1, "grab"), (0, "ring"), (2, "grab")]:
+            assert move(client, code, tokens[seat], action, view(client, code)["version"]).status_code == 200
         final = view(client, code)
+        assert final["room"]["status"] == "finished" and final["observation"]["points"] == [1, 2, 1]
     with server(database_url) as client:  # finished games stay, with their replay
         assert view(client, code) == final
         replay = client.get(f"/api/rooms/{code}/replay", params={"step": final["version"]}).json()
