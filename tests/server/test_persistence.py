@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import create_engine, func, select
+from sqlalchemy.exc import OperationalError
 
 from bestiary.server.db import moves, rooms
 from bestiary.server.rooms import Settings
@@ -99,3 +100,23 @@ def test_a_bot_whose_move_was_due_at_shutdown_makes_it_after_the_restart(server:
         state = view(client, code, token)
         assert state["version"] > 0
         assert stored_moves(database_url, code) == state["version"]
+
+
+def test_a_move_that_cannot_be_stored_is_refused_and_changes_nothing(server: Any, sqlite_url: str,
+                                                                    monkeypatch: Any) -> None:
+    with server(sqlite_url) as client:
+        code = create_room(client, "critter-capture", options={"players": 2})["code"]
+        tokens = [join(client, code, 0), join(client, code, 1)]
+        before = view(client, code, tokens[0])
+        store = client.app.state.hub.store
+
+        def database_down(*_: Any, **__: Any) -> None:
+            raise OperationalError("INSERT", {}, Exception("database is locked"))
+
+        monkeypatch.setattr(store, "record_moves", database_down)
+        answer = move(client, code, tokens[0], "draw fish", before["version"])
+        assert answer.status_code == 503 and answer.json()["error"] == "unavailable"
+        assert view(client, code, tokens[0]) == before
+        assert stored_moves(sqlite_url, code) == before["version"]
+        monkeypatch.undo()
+        assert move(client, code, tokens[0], "draw fish", before["version"]).status_code == 200

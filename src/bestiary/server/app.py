@@ -45,12 +45,10 @@ def describe(error: ValidationError | RequestValidationError) -> str:
 
 
 def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
-    hub_holder: dict[str, Hub] = {}
-
     @contextlib.asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(Store(open_database(database_url)), settings)
-        hub_holder["hub"] = hub
+        app.state.hub = hub
         await hub.resume()
         yield
         hub.close()
@@ -60,7 +58,8 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
                   lifespan=lifespan)
 
     def hub() -> Hub:
-        return hub_holder["hub"]
+        found: Hub = app.state.hub
+        return found
 
     @app.exception_handler(ServerError)
     async def server_error(_: Request, error: ServerError) -> JSONResponse:

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from bestiary.agents import Agent, SeatView, make_agent
 from bestiary.core.api import CHANCE, Game, State
 from bestiary.core.chance import sample_chance
@@ -225,10 +227,15 @@ class Room:
         room_values: dict[str, Any] = {}
         if candidate.is_terminal():
             room_values = {"status": "finished", "result": candidate.result()}
-        if made:
-            self.hub.store.record_moves(self.code, made, **room_values)
-        elif room_values:
-            self.hub.store.update_room(self.code, **room_values)
+        try:
+            if made:
+                self.hub.store.record_moves(self.code, made, **room_values)
+            elif room_values:
+                self.hub.store.update_room(self.code, **room_values)
+        except SQLAlchemyError:
+            log.exception("room %s: cannot store moves", self.code)
+            raise ServerError("unavailable", "the move could not be stored, so it was not made; try again "
+                                             "in a moment", 503) from None
         self.state = candidate
         if room_values:
             self.status, self.result = "finished", room_values["result"]
