@@ -108,7 +108,7 @@ function renderSeats() {
   const replayLink = document.getElementById("replay-link");
   replayLink.hidden = room.status !== "finished";
   replayLink.href = `/room.html?code=${encodeURIComponent(code)}&replay`;
-  document.getElementById("chat").hidden = seat === null;
+  document.getElementById("chat").hidden = seat === null || replaying;
 }
 
 function renderActions() {
@@ -282,6 +282,8 @@ async function start() {
   room = view.room;
   gameModule = await loadGameModule(room.game);
   if (replaying) {
+    document.getElementById("title").textContent = `${room.title} · replay`;
+    document.title = `Bestiary: ${room.title} (replay)`;
     turnBanner.textContent = "Replay: step through the game.";
     document.getElementById("replay-panel").hidden = false;
     renderSeats();
