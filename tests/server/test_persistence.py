@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import create_engine, func, select
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.exc import OperationalError
 
-from bestiary.server.db import moves, rooms
+from bestiary.server.db import MIGRATIONS, moves, open_database, rooms
 from bestiary.server.rooms import Settings
 from tests.server.conftest import create_room, join, move, view
 
@@ -120,3 +122,26 @@ def test_a_move_that_cannot_be_stored_is_refused_and_changes_nothing(server: Any
         assert stored_moves(sqlite_url, code) == before["version"]
         monkeypatch.undo()
         assert move(client, code, tokens[0], "draw fish", before["version"]).status_code == 200
+
+
+def test_an_older_database_is_upgraded_in_place_and_keeps_its_games(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")  # the first schema, before turn clocks
+        connection.execute(text(
+            "INSERT INTO rooms (code, game, options, seed, status, window_seconds, created_at) "
+            "VALUES ('oldroom', 'critter-capture', :options, 7, 'waiting', 10, '2026-01-01')"),
+            {"options": '{"players": 2}'})
+        connection.execute(text("INSERT INTO seats (room_code, seat, kind) VALUES ('oldroom', 0, 'human'), "
+                                "('oldroom', 1, 'bot')"))
+    engine.dispose()
+    upgraded = open_database(url)
+    with upgraded.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        row = connection.execute(select(rooms.c.code, rooms.c.turn_seconds)).one()
+    upgraded.dispose()
+    assert tuple(row) == ("oldroom", None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -100,3 +101,21 @@ def test_bots_fill_their_seats_and_a_bot_only_room_plays_itself(client: TestClie
             break
         client.get("/api/games")  # gives the server's event loop a turn
     assert client.get(f"/api/rooms/{bots['code']}").json()["status"] == "finished"
+
+
+def test_a_turn_clock_moves_for_a_person_whose_time_runs_out(client: TestClient) -> None:
+    room = create_room(client, "critter-capture", options={"players": 2}, turn_seconds=1)
+    assert room["turn_seconds"] == 1
+    first, second = join(client, room["code"], 0), join(client, room["code"], 1)
+    start = view(client, room["code"], first)
+    assert 0 < start["turn_closes_in"] <= 1
+    time.sleep(0.5)
+    assert view(client, room["code"])["version"] == start["version"]  # not before its time
+    deadline = time.monotonic() + 5
+    while view(client, room["code"])["version"] == start["version"]:
+        assert time.monotonic() < deadline, "the clock did not move"
+        time.sleep(0.05)
+    after = view(client, room["code"], first)
+    assert after["events"][-1]["text"].startswith("P1 draws")
+    assert move(client, room["code"], first, "draw fish", start["version"]).json()["error"] == "stale"
+    assert second

@@ -206,3 +206,16 @@ def test_bots_race_and_answer_windows_by_their_reaction_time(client: TestClient)
             assert move(client, code, token, mine["legal_actions"][0], mine["version"]).status_code == 200
         time.sleep(0.02)
     assert mine["observation"]["turn"] == 4
+
+
+def test_a_player_who_leaves_mid_game_sees_no_more_than_a_spectator(client: TestClient) -> None:
+    code, tokens = duel(client)
+    with client.websocket_connect(f"/api/rooms/{code}/ws") as ws:
+        word = hello(ws, tokens[1])["view"]["observation"]["my_word"]
+        assert word
+        assert client.post(f"/api/rooms/{code}/leave", headers=auth(tokens[1])).status_code == 200
+        after = receive_until(ws, "state")["view"]
+        assert after["seat"] is None and after["observation"]["my_word"] is None
+        assert after["room"]["seats"][1]["kind"] == "bot"
+        ws.send_json({"type": "move", "action": "ring", "version": after["version"]})
+        assert receive_until(ws, "error")["error"] == "bad-token"

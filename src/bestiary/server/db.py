@@ -43,6 +43,7 @@ rooms = Table(
     Column("seed", BigInteger, nullable=False),
     Column("status", String(16), nullable=False),  # waiting, playing, finished
     Column("window_seconds", Float, nullable=False),
+    Column("turn_seconds", Float, nullable=True),
     Column("result", JSON, nullable=True),
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),

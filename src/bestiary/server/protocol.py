@@ -31,6 +31,8 @@ class CreateRoom(Strict):
     options: JSONObject = Field(default_factory=dict, description="the game's options (players included)")
     seats: list[SeatSpec] | None = Field(default=None, description="one per player; missing seats are open human seats")
     window_seconds: float = Field(10.0, ge=0.5, le=600, description="how long a response window or race stays open")
+    turn_seconds: float | None = Field(default=None, ge=1, le=86400, description=(
+        "a person's time for an ordinary turn; when it runs out the game's heuristic moves for them (none: no clock)"))
 
 
 class JoinSeat(Strict):
@@ -58,6 +60,7 @@ class RoomInfo(BaseModel):
     status: Literal["waiting", "playing", "finished"]
     seats: list[SeatInfo]
     window_seconds: float
+    turn_seconds: float | None
     version: int
     result: JSONObject | None
     rematch: str | None
@@ -96,6 +99,7 @@ class View(BaseModel):
     events: list[EventView] = Field(description="the event log as this viewer may see it, from `events_from`")
     events_from: int
     window: Window | None
+    turn_closes_in: float | None = Field(description="seconds left on the turn clock of the player to act, if any")
 
 
 class ReplayView(BaseModel):

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bestiary.agents import Agent, SeatView, make_agent
+from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent
 from bestiary.core.api import CHANCE, Game, State
 from bestiary.core.chance import sample_chance
 from bestiary.core.errors import BestiaryError
@@ -27,6 +27,7 @@ from bestiary.server.db import Store, hash_token, now
 
 WINDOW_KINDS = ("response", "race", "simultaneous")
 log = logging.getLogger("bestiary.server")
+RETRY_SECONDS = 1.0
 PASS = "pass"  # the action a response window's player takes by not answering in time
 
 
@@ -82,7 +83,8 @@ class Settings:
 
 class Room:
     def __init__(self, hub: Hub, code: str, game: Game, seed: int, seats: list[Seat], window_seconds: float,
-                 status: str = "waiting", result: dict[str, Any] | None = None, rematch: str | None = None) -> None:
+                 turn_seconds: float | None = None, status: str = "waiting", result: dict[str, Any] | None = None,
+                 rematch: str | None = None) -> None:
         self.hub = hub
         self.code = code
         self.game = game
@@ -90,6 +92,8 @@ class Room:
         self.state: State = game.new_initial_state(seed=seed)
         self.seats = seats
         self.window_seconds = window_seconds
+        self.turn_seconds = turn_seconds
+        self.turn_deadline: float | None = None  # event-loop time when the turn clock runs out
         self.status = status
         self.result = result
         self.rematch = rematch
@@ -109,7 +113,8 @@ class Room:
         return protocol.RoomInfo(
             code=self.code, game=self.game.info.name, title=self.game.info.title,
             options=self.game.options_dict(), status=self.status,  # type: ignore[arg-type]
-            seats=[s.info() for s in self.seats], window_seconds=self.window_seconds, version=self.version,
+            seats=[s.info() for s in self.seats], window_seconds=self.window_seconds,
+            turn_seconds=self.turn_seconds, version=self.version,
             result=self.result, rematch=self.rematch)
 
     def view(self, seat: int | None, events_from: int = 0) -> protocol.View:
@@ -118,8 +123,8 @@ class Room:
         legal = [str(a) for a in state.legal_actions(seat)] if seat is not None and seat in to_act else []
         events = state.events(seat)
         window = None
+        loop = asyncio.get_running_loop()
         if self.window is not None:
-            loop = asyncio.get_running_loop()
             window = protocol.Window(kind=self.window.kind, players=to_act,
                                      opened_at_version=self.window.opened_at_version, seconds=self.window_seconds,
                                      closes_in=max(0.0, self.window.deadline - loop.time()))
@@ -128,7 +133,8 @@ class Room:
             decision_kind=state.decision_kind() if self.status == "playing" else self.status,
             to_act=to_act, legal_actions=legal, observation=state.observation(seat),
             events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data)) for e in events[events_from:]],
-            events_from=min(events_from, len(events)), window=window)
+            events_from=min(events_from, len(events)), window=window,
+            turn_closes_in=None if self.turn_deadline is None else max(0.0, self.turn_deadline - loop.time()))
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token acts for; None for no token (a spectator). A wrong token is refused."""
@@ -169,6 +175,10 @@ class Room:
                 seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", None
                 self.agents[seat_number] = make_agent("heuristic")
                 self.hub.store.update_seat(self.code, seat_number, kind="bot", agent="heuristic", token_hash=None)
+            for connection in self.connections:  # whoever left watches from now on, like any spectator
+                if connection.seat == seat_number:
+                    connection.seat = None
+                    connection.events_seen = 0  # a spectator's log is another list: send it whole
             self.changed()
 
     async def chat(self, token: str | None, text: str) -> None:
@@ -260,10 +270,14 @@ class Room:
             self.later(self.window.deadline - loop.time(), self.close_window)
         else:
             self.window = None
+        self.turn_deadline = None
         if self.status == "playing":
             for player in self.state.players_to_act():
                 if player in self.agents:
                     self.later(self.bot_delay(player, kind), self.bot_move, player)
+                elif kind == "turn" and self.turn_seconds is not None:
+                    self.turn_deadline = loop.time() + self.turn_seconds
+                    self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
         self.broadcast()
 
     def later(self, delay: float, job: Callable[..., Any], *args: Any) -> None:
@@ -272,7 +286,10 @@ class Room:
             async with self.lock:
                 try:
                     job(*args)
-                except Exception:  # a failed bot move or commit must not end the room's other timers
+                except ServerError as error:  # the database is away: try again, the room must not stall
+                    log.warning("room %s: %s failed (%s); retrying", self.code, job.__name__, error.message)
+                    self.later(RETRY_SECONDS, job, *args)
+                except Exception:  # a bug in one job must not silence the room's other timers
                     log.exception("room %s: %s failed", self.code, job.__name__)
         task = asyncio.get_running_loop().create_task(run())
         self.timers.append(task)
@@ -287,6 +304,15 @@ class Room:
         if self.status != "playing" or player not in self.state.players_to_act():
             return
         action = self.agents[player].act(SeatView(self.state, player), self.rng)
+        candidate = self.state.clone()
+        candidate.apply_action(action, player=player)
+        self.commit_state(candidate, [(self.version, player, str(action))])
+
+    def turn_ran_out(self, player: int, version: int) -> None:
+        """A person's turn clock ran out: the game's heuristic (or a random move) is made for them."""
+        if self.status != "playing" or self.version != version or player not in self.state.players_to_act():
+            return
+        action = HeuristicAgent().act(SeatView(self.state, player), self.rng)
         candidate = self.state.clone()
         candidate.apply_action(action, player=player)
         self.commit_state(candidate, [(self.version, player, str(action))])
@@ -363,10 +389,11 @@ class Hub:
             raise ServerError("bad-room", str(error)) from None
         code = secrets.token_urlsafe(12)
         seed = secrets.randbits(62)
-        room = Room(self, code, game, seed, seats, request.window_seconds)
+        room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds)
         self.store.create_room(
             {"code": code, "game": game.info.name, "options": game.options_dict(), "seed": seed,
-             "status": "waiting", "window_seconds": request.window_seconds, "rematch_of": rematch_of,
+             "status": "waiting", "window_seconds": request.window_seconds,
+             "turn_seconds": request.turn_seconds, "rematch_of": rematch_of,
              "created_at": now()},
             [s.row() for s in seats])
         self.rooms[code] = room
@@ -378,7 +405,10 @@ class Hub:
     def room(self, code: str) -> Room:
         room = self.rooms.get(code)
         if room is None:
-            room = self.load(code)
+            try:
+                room = self.load(code)
+            except BestiaryError as error:
+                raise ServerError("cannot-load", f"this room's game cannot be set up here: {error}", 409) from None
         if room is None:
             raise ServerError("no-room", "no room has this code", 404)
         return room
@@ -391,8 +421,8 @@ class Hub:
         row, seat_rows, move_rows = stored
         game = load_game(row["game"], **row["options"])
         seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]) for r in seat_rows]
-        room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["status"], row["result"],
-                    row["rematch"])
+        room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["turn_seconds"], row["status"],
+                    row["result"], row["rematch"])
         for player, action in move_rows:
             room.state.apply_action(action, player=None if player == CHANCE else player)
         self.rooms[code] = room
@@ -422,7 +452,8 @@ class Hub:
             return self.room(room.rematch)
         seats = [protocol.SeatSpec(kind=s.kind, agent=s.agent) for s in room.seats]
         new = await self.create(protocol.CreateRoom(game=room.game.info.name, options=room.game.options_dict(),
-                                                    seats=seats, window_seconds=room.window_seconds),
+                                                    seats=seats, window_seconds=room.window_seconds,
+                                                    turn_seconds=room.turn_seconds),
                                 rematch_of=code)
         async with room.lock:
             room.rematch = new.code

@@ -70,7 +70,8 @@ async function createRoom(event) {
   try {
     const room = await api("/api/rooms", { method: "POST", body: {
       game: gameSelect.value, options: readOptions(), seats,
-      window_seconds: Number(document.getElementById("window").value) } });
+      window_seconds: Number(document.getElementById("window").value),
+      turn_seconds: document.getElementById("turn-clock").value ? Number(document.getElementById("turn-clock").value) : null } });
     if (seats[0].kind === "human") {
       const name = document.getElementById("name").value.trim();
       const joined = await api(`/api/rooms/${room.code}/seats/0`, { method: "POST", body: { name } });

@@ -72,8 +72,9 @@ function renderTurn() {
   else text = mine ? "Your turn." : `${names.join(", ")} to play.`;
   turnBanner.replaceChildren(text);
   if (mine) turnBanner.classList.add("mine");
-  if (view.window) {
-    deadline = performance.now() + view.window.closes_in * 1000;
+  const secondsLeft = view.window ? view.window.closes_in : view.turn_closes_in;
+  if (secondsLeft !== null && secondsLeft !== undefined) {
+    deadline = performance.now() + secondsLeft * 1000;
     turnBanner.append(el("span", { class: "countdown", id: "countdown" }));
     tick();
   } else {
@@ -193,6 +194,8 @@ async function join(number) {
     saveSeat(code, number, joined.token);
     seat = number;
     token = joined.token;
+    eventsSeen = 0;  // each seat sees its own log: start it afresh
+    logList.replaceChildren();
     switchingSeat = true;
     socket.close();  // the new connection speaks for the seat
   } catch (error) {
@@ -207,6 +210,8 @@ async function leave() {
     forgetSeat(code);
     seat = null;
     token = null;
+    eventsSeen = 0;
+    logList.replaceChildren();
     switchingSeat = true;
     socket.close();
   } catch (error) {
