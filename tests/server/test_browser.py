@@ -39,7 +39,7 @@ def free_port() -> int:
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("browser") / "bestiary.sqlite3"
     port = free_port()
-    app = create_app(f"sqlite:///{database}", Settings(bot_delay=0.05, reaction_scale=0.1))
+    app = create_app(f"sqlite:///{database}", Settings(bot_delay=0.05, reaction_scale=0.5))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -83,9 +83,15 @@ def wait_for_update(page: playwright_api.Page, version: str | None) -> None:
 
 
 def play_through(pages: list[playwright_api.Page], selector: str, limit: int = 400,
-                 midway: str | None = None) -> None:
+                 midway: str | None = None, window_shot: str | None = None) -> None:
     """Click each page's first enabled move button until the game is over."""
     for step in range(limit):
+        # a window waiting for this page's answer stays put long enough to be photographed
+        if window_shot and pages[0].locator("#countdown").count() and pages[0].locator(selector).count():
+            assert pages[0].inner_text("#countdown").endswith(" s")
+            shot(pages[0], window_shot)
+            if pages[0].locator("#countdown").count():  # still open after the picture: it shows the window
+                window_shot = None
         if all("Game over" in page.inner_text("#turn") for page in pages):
             return
         for page in pages:
@@ -141,6 +147,7 @@ def test_two_people_play_critter_capture_in_two_browsers(browser: playwright_api
 
 def test_a_game_without_its_own_page_plays_on_the_generic_page(browser: playwright_api.Browser,
                                                                base_url: str) -> None:
+    (ARTIFACTS / "generic-window-phone.png").unlink(missing_ok=True)
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     create_room(page, base_url, "secret-duel", 3, ["human", "bot:random", "bot:heuristic"], "Cy")
@@ -148,8 +155,9 @@ def test_a_game_without_its_own_page_plays_on_the_generic_page(browser: playwrig
     board = page.inner_text("#board")
     assert "My word" in board  # the generic page shows the seat's own observation, keys made readable
     shot(page, "generic-phone")
-    play_through([page], "#actions button")
+    play_through([page], "#actions button", window_shot="generic-window-phone")
     assert "Game over" in page.inner_text("#turn")
+    assert (ARTIFACTS / "generic-window-phone.png").exists()  # a bot rang or claimed: we saw the countdown
     shot(page, "generic-over-phone")
     context.close()
 
