@@ -301,18 +301,17 @@ class Room:
         return self.hub.settings.bot_delay
 
     def bot_move(self, player: int) -> None:
-        if self.status != "playing" or player not in self.state.players_to_act():
-            return
-        action = self.agents[player].act(SeatView(self.state, player), self.rng)
-        candidate = self.state.clone()
-        candidate.apply_action(action, player=player)
-        self.commit_state(candidate, [(self.version, player, str(action))])
+        if self.status == "playing" and player in self.state.players_to_act():
+            self.play_for(player, self.agents[player])
 
     def turn_ran_out(self, player: int, version: int) -> None:
         """A person's turn clock ran out: the game's heuristic (or a random move) is made for them."""
-        if self.status != "playing" or self.version != version or player not in self.state.players_to_act():
-            return
-        action = HeuristicAgent().act(SeatView(self.state, player), self.rng)
+        if self.status == "playing" and self.version == version and player in self.state.players_to_act():
+            self.play_for(player, HeuristicAgent())
+
+    def play_for(self, player: int, agent: Agent) -> None:
+        """The agent's move for the seat, chosen from what that seat may see."""
+        action = agent.act(SeatView(self.state, player), self.rng)
         candidate = self.state.clone()
         candidate.apply_action(action, player=player)
         self.commit_state(candidate, [(self.version, player, str(action))])
