@@ -15,6 +15,7 @@ from bestiary.agents import agent_names
 from bestiary.cli.army import app as army_app
 from bestiary.cli.docs import doc_path
 from bestiary.cli.play import HUMAN, Quit, TerminalTable
+from bestiary.cli.serve import serve
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 from bestiary.core.record import load_record, record_of, replay, save_record
@@ -165,6 +166,8 @@ def scenario(files: Annotated[list[Path], typer.Argument(help="scenario files or
     if failed:
         raise typer.Exit(1)
 
+
+app.command()(serve)
 
 # the analysis commands import this module's helpers, so they are added once those exist
 from bestiary.cli import analysis  # noqa: E402

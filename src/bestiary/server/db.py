@@ -1,0 +1,151 @@
+"""The database: rooms, seats and every accepted move, so a restart resumes every unfinished game.
+
+SQLite by default, PostgreSQL by URL. The schema is owned by the Alembic migrations in `migrations/`;
+`open_database` creates or upgrades it before the server answers anyone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms", metadata,
+    Column("code", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),  # waiting, playing, finished
+    Column("window_seconds", Float, nullable=False),
+    Column("turn_seconds", Float, nullable=True),
+    Column("result", JSON, nullable=True),
+    Column("rematch_of", String(32), nullable=True),
+    Column("rematch", String(32), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("room_code", String(32), ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),  # human or bot
+    Column("agent", String(64), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),  # sha256 of the seat token; the token itself is never kept
+)
+
+moves = Table(
+    "moves", metadata,
+    Column("room_code", String(32), ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),  # the state version it was applied to
+    Column("player", Integer, nullable=False),  # a seat, or CHANCE
+    Column("action", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def open_database(url: str) -> Engine:
+    """An engine on `url` with the schema at the newest migration."""
+    engine_args: dict[str, Any] = {"future": True}
+    if url.startswith("sqlite"):
+        engine_args["connect_args"] = {"check_same_thread": False}
+    engine = create_engine(url, **engine_args)
+    if url.startswith("sqlite"):
+        event.listen(engine, "connect", _sqlite_pragmas)
+    upgrade(engine)
+    return engine
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers do not block the writer
+    cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged move survives a power cut
+    cursor.close()
+
+
+def upgrade(engine: Engine) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Store:
+    """Every write the server makes; each method is one transaction, committed before it returns."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create_room(self, room: dict[str, Any], seat_rows: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(rooms.insert().values(**room))
+            connection.execute(seats.insert(), [{"room_code": room["code"], **row} for row in seat_rows])
+
+    def update_seat(self, code: str, seat: int, **values: Any) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(seats.update().where(seats.c.room_code == code, seats.c.seat == seat).values(**values))
+
+    def record_moves(self, code: str, new_moves: list[tuple[int, int, str]], **room_values: Any) -> None:
+        """Moves as (number, player, action text); the primary key refuses a number stored twice."""
+        with self.engine.begin() as connection:
+            connection.execute(moves.insert(), [
+                {"room_code": code, "number": number, "player": player, "action": action, "at": now()}
+                for number, player, action in new_moves])
+            if room_values:
+                connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
+
+    def update_room(self, code: str, **values: Any) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(rooms.update().where(rooms.c.code == code).values(**values))
+
+    def room_codes(self, statuses: tuple[str, ...]) -> list[str]:
+        with self.engine.connect() as connection:
+            return list(connection.execute(
+                select(rooms.c.code).where(rooms.c.status.in_(statuses)).order_by(rooms.c.created_at)).scalars())
+
+    def load_room(self, code: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[tuple[int, str]]] | None:
+        with self.engine.connect() as connection:
+            room = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().first()
+            if room is None:
+                return None
+            seat_rows = [dict(r) for r in connection.execute(
+                seats.select().where(seats.c.room_code == code).order_by(seats.c.seat)).mappings()]
+            move_rows = [(r.player, r.action) for r in connection.execute(
+                moves.select().where(moves.c.room_code == code).order_by(moves.c.number))]
+        return dict(room), seat_rows, move_rows

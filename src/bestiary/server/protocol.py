@@ -1,0 +1,188 @@
+"""The messages between the server and its clients, as pydantic models (docs/protocol.md explains them).
+
+REST bodies and websocket messages share these models, so a third-party client or bot can validate
+against the same schema (`GET /openapi.json` for REST; `protocol_schema()` for the websocket).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+JSONObject = dict[str, Any]
+MAX_NAME = 40
+MAX_CHAT = 500
+MAX_ACTION = 200
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- REST ------------------------------------------------------------------------------------------
+class SeatSpec(Strict):
+    kind: Literal["human", "bot"] = "human"
+    agent: str | None = Field(default=None, max_length=64, description="for a bot: random, heuristic, ...")
+
+
+class CreateRoom(Strict):
+    game: str = Field(max_length=64)
+    options: JSONObject = Field(default_factory=dict, description="the game's options (players included)")
+    seats: list[SeatSpec] | None = Field(default=None, description="one per player; missing seats are open human seats")
+    window_seconds: float = Field(10.0, ge=0.5, le=600, description="how long a response window or race stays open")
+    turn_seconds: float | None = Field(default=None, ge=1, le=86400, description=(
+        "a person's time for an ordinary turn; when it runs out the game's heuristic moves for them (none: no clock)"))
+
+
+class JoinSeat(Strict):
+    name: str = Field("", max_length=MAX_NAME)
+
+
+class MoveRequest(Strict):
+    action: str = Field(min_length=1, max_length=MAX_ACTION)
+    version: int = Field(ge=0, description="the state version the move was chosen against")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: Literal["human", "bot"]
+    agent: str | None
+    name: str | None
+    taken: bool
+
+
+class RoomInfo(BaseModel):
+    code: str
+    game: str
+    title: str
+    options: JSONObject
+    status: Literal["waiting", "playing", "finished"]
+    seats: list[SeatInfo]
+    window_seconds: float
+    turn_seconds: float | None
+    version: int
+    result: JSONObject | None
+    rematch: str | None
+
+
+class SeatToken(BaseModel):
+    room: str
+    seat: int
+    token: str = Field(description="secret: send it with every move; it acts for this seat only")
+
+
+class Window(BaseModel):
+    kind: Literal["response", "race", "simultaneous"]
+    players: list[int]
+    opened_at_version: int
+    seconds: float
+    closes_in: float = Field(description="seconds left when this message was made")
+
+
+class EventView(BaseModel):
+    kind: str
+    text: str
+    data: JSONObject = Field(default_factory=dict)
+
+
+class View(BaseModel):
+    """What one seat (or a spectator, seat null) may see now."""
+
+    room: RoomInfo
+    seat: int | None
+    version: int
+    decision_kind: str
+    to_act: list[int]
+    legal_actions: list[str] = Field(description="the viewer's legal actions now (empty for spectators)")
+    observation: JSONObject
+    events: list[EventView] = Field(description="the event log as this viewer may see it, from `events_from`")
+    events_from: int
+    window: Window | None
+    turn_closes_in: float | None = Field(description="seconds left on the turn clock of the player to act, if any")
+
+
+class ReplayView(BaseModel):
+    """A finished or running game at one step, as the viewer may see it."""
+
+    step: int
+    steps: int
+    observation: JSONObject
+    events: list[EventView]
+
+
+class ErrorBody(BaseModel):
+    error: str
+    message: str
+
+
+# -- websocket: client to server -------------------------------------------------------------------
+class Hello(Strict):
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=100, description="a seat token; none to watch")
+    events_seen: int = Field(0, ge=0, description="events already shown (on a reconnect)")
+
+
+class Move(Strict):
+    type: Literal["move"]
+    action: str = Field(min_length=1, max_length=MAX_ACTION)
+    version: int = Field(ge=0)
+    ref: str | None = Field(default=None, max_length=64, description="echoed in the answer")
+
+
+class Chat(Strict):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Move | Chat | Ping, Field(discriminator="type")]
+client_message = TypeAdapter(ClientMessage)
+
+
+# -- websocket: server to client -------------------------------------------------------------------
+class Welcome(BaseModel):
+    type: Literal["welcome"] = "welcome"
+    seat: int | None
+    view: View
+
+
+class StateMessage(BaseModel):
+    type: Literal["state"] = "state"
+    view: View
+
+
+class Accepted(BaseModel):
+    type: Literal["accepted"] = "accepted"
+    ref: str | None
+    version: int = Field(description="the version after the move")
+
+
+class ChatLine(BaseModel):
+    type: Literal["chat"] = "chat"
+    seat: int
+    name: str
+    text: str
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"] = "error"
+    error: str = Field(description="illegal, stale, not-your-turn, not-started, bad-message, bad-token, ...")
+    message: str
+    ref: str | None = None
+
+
+class Pong(BaseModel):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[Welcome | StateMessage | Accepted | ChatLine | ErrorMessage | Pong,
+                          Field(discriminator="type")]
+
+
+def protocol_schema() -> JSONObject:
+    """JSON Schema of every websocket message, both ways."""
+    return {"client": TypeAdapter(ClientMessage).json_schema(), "server": TypeAdapter(ServerMessage).json_schema()}

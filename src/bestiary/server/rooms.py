@@ -1,0 +1,477 @@
+"""Rooms: one game each, its seats, its connections, its bots and its response windows.
+
+A move follows one path: check the seat's token and the state version, apply it through
+`State.apply_action` on a copy, play any chance outcomes that follow, commit every new move to the
+database, and only then make the copy the room's state and send each viewer its own view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent
+from bestiary.core.api import CHANCE, Game, State
+from bestiary.core.chance import sample_chance
+from bestiary.core.errors import BestiaryError
+from bestiary.core.registry import game_class, list_games, load_game
+from bestiary.server import protocol
+from bestiary.server.db import Store, hash_token, now
+
+WINDOW_KINDS = ("response", "race", "simultaneous")
+log = logging.getLogger("bestiary.server")
+RETRY_SECONDS = 1.0
+PASS = "pass"  # the action a response window's player takes by not answering in time
+
+
+class ServerError(Exception):
+    """A refusal the client caused; the message is meant for its user."""
+
+    def __init__(self, error: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.error = error
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: Literal["human", "bot"]
+    agent: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+    def info(self) -> protocol.SeatInfo:
+        return protocol.SeatInfo(seat=self.seat, kind=self.kind, agent=self.agent, name=self.name,
+                                 taken=self.kind == "bot" or self.token_hash is not None)
+
+    def row(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "agent": self.agent, "name": self.name,
+                "token_hash": self.token_hash}
+
+
+@dataclass
+class OpenWindow:
+    kind: Literal["response", "race", "simultaneous"]
+    players: frozenset[int]
+    opened_at_version: int
+    deadline: float  # event-loop time
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket: who it speaks for and how much of the event log it has been sent."""
+
+    seat: int | None
+    outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    events_seen: int = 0
+
+
+@dataclass
+class Settings:
+    bot_delay: float = 0.5  # seconds a bot waits before an ordinary move, so people can follow
+    reaction_scale: float = 1.0  # multiplies each agent's race reaction time (0 in tests: instant)
+
+
+class Room:
+    def __init__(self, hub: Hub, code: str, game: Game, seed: int, seats: list[Seat], window_seconds: float,
+                 turn_seconds: float | None = None, status: str = "waiting", result: dict[str, Any] | None = None,
+                 rematch: str | None = None) -> None:
+        self.hub = hub
+        self.code = code
+        self.game = game
+        self.seed = seed
+        self.state: State = game.new_initial_state(seed=seed)
+        self.seats = seats
+        self.window_seconds = window_seconds
+        self.turn_seconds = turn_seconds
+        self.turn_deadline: float | None = None  # event-loop time when the turn clock runs out
+        self.status = status
+        self.result = result
+        self.rematch = rematch
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.window: OpenWindow | None = None
+        self.rng = random.Random(secrets.randbits(64))  # chance outcomes and bots; never predictable by a client
+        self.agents: dict[int, Agent] = {s.seat: make_agent(s.agent or "random") for s in seats if s.kind == "bot"}
+        self.timers: list[asyncio.Task[None]] = []
+
+    # -- what anyone may see ------------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return len(self.state.history())
+
+    def info(self) -> protocol.RoomInfo:
+        return protocol.RoomInfo(
+            code=self.code, game=self.game.info.name, title=self.game.info.title,
+            options=self.game.options_dict(), status=self.status,  # type: ignore[arg-type]
+            seats=[s.info() for s in self.seats], window_seconds=self.window_seconds,
+            turn_seconds=self.turn_seconds, version=self.version,
+            result=self.result, rematch=self.rematch)
+
+    def view(self, seat: int | None, events_from: int = 0) -> protocol.View:
+        state = self.state
+        to_act = state.players_to_act() if self.status == "playing" else []
+        legal = [str(a) for a in state.legal_actions(seat)] if seat is not None and seat in to_act else []
+        events = state.events(seat)
+        window = None
+        loop = asyncio.get_running_loop()
+        if self.window is not None:
+            window = protocol.Window(kind=self.window.kind, players=to_act,
+                                     opened_at_version=self.window.opened_at_version, seconds=self.window_seconds,
+                                     closes_in=max(0.0, self.window.deadline - loop.time()))
+        return protocol.View(
+            room=self.info(), seat=seat, version=self.version,
+            decision_kind=state.decision_kind() if self.status == "playing" else self.status,
+            to_act=to_act, legal_actions=legal, observation=state.observation(seat),
+            events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data)) for e in events[events_from:]],
+            events_from=min(events_from, len(events)), window=window,
+            turn_closes_in=None if self.turn_deadline is None else max(0.0, self.turn_deadline - loop.time()))
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token acts for; None for no token (a spectator). A wrong token is refused."""
+        if token is None:
+            return None
+        hashed = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, hashed):
+                return seat.seat
+        raise ServerError("bad-token", "this seat token is not valid for this room", 403)
+
+    # -- seats --------------------------------------------------------------------------------------
+    async def join(self, seat_number: int, name: str) -> str:
+        async with self.lock:
+            if not 0 <= seat_number < len(self.seats):
+                raise ServerError("no-seat", f"this room has seats 0 to {len(self.seats) - 1}", 404)
+            seat = self.seats[seat_number]
+            if seat.kind == "bot" or seat.token_hash is not None:
+                raise ServerError("seat-taken", f"seat {seat_number + 1} is taken", 409)
+            token = secrets.token_urlsafe(24)
+            seat.token_hash = hash_token(token)
+            seat.name = name.strip() or f"Player {seat_number + 1}"
+            self.hub.store.update_seat(self.code, seat_number, token_hash=seat.token_hash, name=seat.name)
+            if self.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in self.seats):
+                self.start()
+            self.changed()
+        return token
+
+    async def leave(self, seat_number: int) -> None:
+        """Before the game, the seat opens again; during it, a heuristic bot plays it to the end."""
+        async with self.lock:
+            seat = self.seats[seat_number]
+            if self.status == "waiting":
+                seat.token_hash = None
+                seat.name = None
+                self.hub.store.update_seat(self.code, seat_number, token_hash=None, name=None)
+            elif self.status == "playing":
+                seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", None
+                self.agents[seat_number] = make_agent("heuristic")
+                self.hub.store.update_seat(self.code, seat_number, kind="bot", agent="heuristic", token_hash=None)
+            for connection in self.connections:  # whoever left watches from now on, like any spectator
+                if connection.seat == seat_number:
+                    connection.seat = None
+                    connection.events_seen = 0  # a spectator's log is another list: send it whole
+            self.changed()
+
+    async def chat(self, token: str | None, text: str) -> None:
+        async with self.lock:
+            seat = self.seat_of(token)
+            if seat is None:
+                raise ServerError("spectator", "spectators cannot chat; join a seat to talk", 403)
+            line = protocol.ChatLine(seat=seat, name=self.seats[seat].name or f"P{seat + 1}", text=text)
+            for connection in self.connections:
+                connection.outbox.put_nowait(line.model_dump(mode="json"))
+
+    def start(self) -> None:
+        self.status = "playing"
+        self.hub.store.update_room(self.code, status="playing")
+        self.commit_state(self.state.clone(), [])
+
+    # -- moves --------------------------------------------------------------------------------------
+    async def move(self, token: str | None, text: str, version: int) -> int:
+        """Apply the move of the token's seat; the new version. Refusals change nothing."""
+        async with self.lock:
+            seat = self.seat_of(token)  # checked under the lock: a seat given up cannot move any more
+            if seat is None:
+                raise ServerError("spectator", "spectators cannot move; join a seat to play", 403)
+            self.check_turn(seat, version)
+            candidate = self.state.clone()
+            try:
+                candidate.apply_action(text, player=seat)
+            except BestiaryError as error:
+                raise ServerError("illegal", str(error)) from None
+            made = [(self.version, seat, str(candidate.history()[-1][1]))]
+            self.commit_state(candidate, made)
+            return self.version
+
+    def check_turn(self, seat: int, version: int) -> None:
+        if self.status == "waiting":
+            raise ServerError("not-started", "the game starts when every seat is taken", 409)
+        if self.status == "finished":
+            raise ServerError("finished", "the game is over", 409)
+        to_act = self.state.players_to_act()
+        if version != self.version:
+            # Inside a window each listed player answers independently: a move chosen after the window
+            # opened still counts after the others' answers; in a race the first arrival has closed it.
+            window = self.window
+            if window is None or not window.opened_at_version <= version <= self.version or seat not in to_act:
+                raise ServerError("stale", f"the game has moved on (your move was chosen at version {version}, "
+                                           f"it is now {self.version}): look again and choose anew", 409)
+        if seat not in to_act:
+            who = ", ".join(f"P{p + 1}" for p in to_act) or "no one"
+            raise ServerError("not-your-turn", f"it is not P{seat + 1}'s turn (to act: {who})", 409)
+
+    def commit_state(self, candidate: State, made: list[tuple[int, int, str]]) -> None:
+        """Play the chance outcomes that follow, store every new move, then adopt the new state."""
+        while candidate.is_chance_node():
+            made.append((len(candidate.history()), CHANCE, str(sample_chance(candidate, self.rng))))
+            candidate.apply_action(made[-1][2])
+        room_values: dict[str, Any] = {}
+        if candidate.is_terminal():
+            room_values = {"status": "finished", "result": candidate.result()}
+        try:
+            if made:
+                self.hub.store.record_moves(self.code, made, **room_values)
+            elif room_values:
+                self.hub.store.update_room(self.code, **room_values)
+        except SQLAlchemyError:
+            log.exception("room %s: cannot store moves", self.code)
+            raise ServerError("unavailable", "the move could not be stored, so it was not made; try again "
+                                             "in a moment", 503) from None
+        self.state = candidate
+        if room_values:
+            self.status, self.result = "finished", room_values["result"]
+        self.changed()
+
+    # -- after every change: windows, bots, broadcasts ----------------------------------------------
+    def changed(self) -> None:
+        current = asyncio.current_task()
+        for timer in self.timers:
+            if timer is not current:
+                timer.cancel()
+        self.timers = []
+        loop = asyncio.get_running_loop()
+        kind = self.state.decision_kind() if self.status == "playing" else None
+        if kind in WINDOW_KINDS:
+            players = frozenset(self.state.players_to_act())
+            # A window lasts while its players answer one by one; a race ends with its first arrival.
+            if (self.window is None or self.window.kind != kind or kind == "race"
+                    or not players <= self.window.players):
+                self.window = OpenWindow(kind, players, self.version,  # type: ignore[arg-type]
+                                         loop.time() + self.window_seconds)
+            self.later(self.window.deadline - loop.time(), self.close_window)
+        else:
+            self.window = None
+        self.turn_deadline = None
+        if self.status == "playing":
+            for player in self.state.players_to_act():
+                if player in self.agents:
+                    self.later(self.bot_delay(player, kind), self.bot_move, player)
+                elif kind == "turn" and self.turn_seconds is not None:
+                    self.turn_deadline = loop.time() + self.turn_seconds
+                    self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
+        self.broadcast()
+
+    def later(self, delay: float, job: Callable[..., Any], *args: Any) -> None:
+        async def run() -> None:
+            await asyncio.sleep(max(0.0, delay))
+            async with self.lock:
+                try:
+                    job(*args)
+                except ServerError as error:  # the database is away: try again, the room must not stall
+                    log.warning("room %s: %s failed (%s); retrying", self.code, job.__name__, error.message)
+                    self.later(RETRY_SECONDS, job, *args)
+                except Exception:  # a bug in one job must not silence the room's other timers
+                    log.exception("room %s: %s failed", self.code, job.__name__)
+        task = asyncio.get_running_loop().create_task(run())
+        self.timers.append(task)
+
+    def bot_delay(self, player: int, kind: str | None) -> float:
+        if kind in ("race", "response"):
+            view = SeatView(self.state, player)
+            return self.agents[player].reaction_delay(view, self.rng) * self.hub.settings.reaction_scale
+        return self.hub.settings.bot_delay
+
+    def bot_move(self, player: int) -> None:
+        if self.status == "playing" and player in self.state.players_to_act():
+            self.play_for(player, self.agents[player])
+
+    def turn_ran_out(self, player: int, version: int) -> None:
+        """A person's turn clock ran out: the game's heuristic (or a random move) is made for them."""
+        if self.status == "playing" and self.version == version and player in self.state.players_to_act():
+            self.play_for(player, HeuristicAgent())
+
+    def play_for(self, player: int, agent: Agent) -> None:
+        """The agent's move for the seat, chosen from what that seat may see."""
+        action = agent.act(SeatView(self.state, player), self.rng)
+        candidate = self.state.clone()
+        candidate.apply_action(action, player=player)
+        self.commit_state(candidate, [(self.version, player, str(action))])
+
+    def close_window(self) -> None:
+        """Time is up: every listed player who may pass, passes; a choice without `pass` stays open."""
+        if self.window is None:
+            return
+        candidate = self.state.clone()
+        made = []
+        for player in candidate.players_to_act():
+            if player in candidate.players_to_act() and any(str(a) == PASS for a in candidate.legal_actions(player)):
+                made.append((len(candidate.history()), player, PASS))
+                candidate.apply_action(PASS, player=player)
+        if made:
+            self.commit_state(candidate, made)
+
+    def broadcast(self) -> None:
+        for connection in self.connections:
+            self.send_view(connection, "state")
+
+    def send_view(self, connection: Connection, kind: Literal["welcome", "state"]) -> None:
+        view = self.view(connection.seat, connection.events_seen)
+        connection.events_seen = view.events_from + len(view.events)
+        message = (protocol.Welcome(seat=connection.seat, view=view) if kind == "welcome"
+                   else protocol.StateMessage(view=view))
+        connection.outbox.put_nowait(message.model_dump(mode="json"))
+
+    def close(self) -> None:
+        for timer in self.timers:
+            timer.cancel()
+        self.timers = []
+
+    def replay_view(self, seat: int | None, step: int) -> protocol.ReplayView:
+        history = self.state.history()
+        if not 0 <= step <= len(history):
+            raise ServerError("no-step", f"this game has steps 0 to {len(history)}", 404)
+        state = self.game.new_initial_state(seed=self.seed)
+        for player, action in history[:step]:
+            state.apply_action(action, player=None if player == CHANCE else player)
+        return protocol.ReplayView(step=step, steps=len(history), observation=state.observation(seat),
+                                   events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data))
+                                           for e in state.events(seat)])
+
+
+class Hub:
+    """Every live room, and the lobby's operations on them."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.rooms: dict[str, Room] = {}
+
+    async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None) -> Room:
+        try:
+            cls = game_class(request.game)
+            options = dict(request.options)
+            if options.get("cards") is not None:  # a path on the server's disk: not a client's to choose
+                raise ServerError("bad-room", "the server plays its own card sets; the 'cards' option is not "
+                                              "available online")
+            options.setdefault("players", min(cls.info.player_counts))
+            game = load_game(request.game, **options)
+            specs = list(request.seats or [])
+            if len(specs) > game.num_players:
+                raise ServerError("bad-seats", f"{len(specs)} seats given for {game.num_players} players")
+            specs += [protocol.SeatSpec()] * (game.num_players - len(specs))
+            seats = []
+            for number, spec in enumerate(specs):
+                agent = (spec.agent or "random") if spec.kind == "bot" else None
+                if agent is not None:
+                    make_agent(agent)  # refuses an unknown agent before anything is stored
+                seats.append(Seat(number, spec.kind, agent, f"{agent} bot" if agent else None))
+        except BestiaryError as error:
+            raise ServerError("bad-room", str(error)) from None
+        code = secrets.token_urlsafe(12)
+        seed = secrets.randbits(62)
+        room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds)
+        self.store.create_room(
+            {"code": code, "game": game.info.name, "options": game.options_dict(), "seed": seed,
+             "status": "waiting", "window_seconds": request.window_seconds,
+             "turn_seconds": request.turn_seconds, "rematch_of": rematch_of,
+             "created_at": now()},
+            [s.row() for s in seats])
+        self.rooms[code] = room
+        async with room.lock:
+            if all(s.kind == "bot" for s in seats):
+                room.start()
+        return room
+
+    def room(self, code: str) -> Room:
+        room = self.rooms.get(code)
+        if room is None:
+            try:
+                room = self.load(code)
+            except BestiaryError as error:
+                raise ServerError("cannot-load", f"this room's game cannot be set up here: {error}", 409) from None
+        if room is None:
+            raise ServerError("no-room", "no room has this code", 404)
+        return room
+
+    def load(self, code: str) -> Room | None:
+        """A room from its record: the initial state with every stored move applied again."""
+        stored = self.store.load_room(code)
+        if stored is None:
+            return None
+        row, seat_rows, move_rows = stored
+        game = load_game(row["game"], **row["options"])
+        seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]) for r in seat_rows]
+        room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["turn_seconds"], row["status"],
+                    row["result"], row["rematch"])
+        for player, action in move_rows:
+            room.state.apply_action(action, player=None if player == CHANCE else player)
+        self.rooms[code] = room
+        return room
+
+    async def resume(self) -> int:
+        """After a start: every unfinished game back in play, its bots and windows running again."""
+        codes = self.store.room_codes(("waiting", "playing"))
+        for code in codes:
+            try:
+                room = self.rooms.get(code) or self.load(code)
+            except BestiaryError as error:  # e.g. a record from older rules: keep it, play the rest
+                log.error("room %s cannot resume: %s", code, error)
+                continue
+            if room is not None:
+                async with room.lock:
+                    room.changed()
+        return len(codes)
+
+    def open_rooms(self) -> list[protocol.RoomInfo]:
+        return [room.info() for room in self.rooms.values()
+                if room.status == "waiting" and any(not s.info().taken for s in room.seats)]
+
+    async def rematch(self, code: str) -> Room:
+        room = self.room(code)
+        if room.rematch is not None:
+            return self.room(room.rematch)
+        seats = [protocol.SeatSpec(kind=s.kind, agent=s.agent) for s in room.seats]
+        new = await self.create(protocol.CreateRoom(game=room.game.info.name, options=room.game.options_dict(),
+                                                    seats=seats, window_seconds=room.window_seconds,
+                                                    turn_seconds=room.turn_seconds),
+                                rematch_of=code)
+        async with room.lock:
+            room.rematch = new.code
+            self.store.update_room(code, rematch=new.code)
+            room.changed()
+        return new
+
+    def close(self) -> None:
+        for room in self.rooms.values():
+            room.close()
+
+
+def known_games() -> list[dict[str, Any]]:
+    """The registered games with their options' JSON schema, for the lobby."""
+    out = []
+    for name in list_games():
+        cls = game_class(name)
+        info = cls.info
+        out.append({"name": name, "title": info.title, "summary": info.summary,
+                    "player_counts": list(info.player_counts), "information": info.information,
+                    "options": cls.Options.model_json_schema()})
+    return out

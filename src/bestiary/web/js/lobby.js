@@ -1,0 +1,121 @@
+// The lobby: pick a game, its options and who sits where; list the rooms waiting for players.
+import { api, clearError, el, saveSeat, showError } from "/js/api.js";
+
+const errorBox = document.getElementById("error");
+const gameSelect = document.getElementById("game");
+const playersSelect = document.getElementById("players");
+const seatsBox = document.getElementById("seats");
+const optionsBox = document.getElementById("options");
+let games = [];
+let agents = [];
+
+function currentGame() {
+  return games.find((g) => g.name === gameSelect.value);
+}
+
+function optionInput(name, spec) {
+  const id = `option-${name}`;
+  const label = spec.description || name.replaceAll("_", " ");
+  if (spec.type === "boolean") {
+    return el("label", {}, el("input", { type: "checkbox", id, "data-option": name, checked: spec.default === true }), ` ${label}`);
+  }
+  const numeric = spec.type === "integer" || spec.type === "number";
+  return el("label", {}, el("span", {}, label),
+    el("input", { id, "data-option": name, type: numeric ? "number" : "text", value: spec.default ?? "",
+      min: spec.minimum, max: spec.maximum, step: spec.type === "integer" ? 1 : undefined }));
+}
+
+function renderGame() {
+  const game = currentGame();
+  document.getElementById("summary").textContent = game.summary;
+  playersSelect.replaceChildren(...game.player_counts.map((n) => el("option", { value: n }, `${n} players`)));
+  optionsBox.replaceChildren();
+  const properties = game.options.properties ?? {};
+  const extra = Object.entries(properties).filter(([name]) => name !== "players" && name !== "cards");
+  if (extra.length) {
+    optionsBox.append(el("fieldset", { class: "panel" }, el("legend", {}, "Options"),
+      ...extra.map(([name, spec]) => optionInput(name, spec))));
+  }
+  renderSeats();
+}
+
+function renderSeats() {
+  const count = Number(playersSelect.value);
+  seatsBox.replaceChildren(...Array.from({ length: count }, (_, seat) => el("label", {},
+    el("span", {}, `Seat ${seat + 1}${seat === 0 ? " (you)" : ""}`),
+    el("select", { "data-seat": seat },
+      el("option", { value: "human" }, seat === 0 ? "Me" : "A person (invite)"),
+      ...agents.map((agent) => el("option", { value: `bot:${agent}` }, `Computer: ${agent}`))))));
+}
+
+function readOptions() {
+  const options = { players: Number(playersSelect.value) };
+  for (const input of optionsBox.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    if (input.type === "checkbox") options[name] = input.checked;
+    else if (input.value === "") continue;
+    else if (input.type === "number") options[name] = Number(input.value);
+    else {
+      try { options[name] = JSON.parse(input.value); } catch { options[name] = input.value; }
+    }
+  }
+  return options;
+}
+
+async function createRoom(event) {
+  event.preventDefault();
+  clearError(errorBox);
+  const seats = [...seatsBox.querySelectorAll("[data-seat]")].map((select) =>
+    select.value === "human" ? { kind: "human" } : { kind: "bot", agent: select.value.slice(4) });
+  try {
+    const room = await api("/api/rooms", { method: "POST", body: {
+      game: gameSelect.value, options: readOptions(), seats,
+      window_seconds: Number(document.getElementById("window").value),
+      turn_seconds: document.getElementById("turn-clock").value ? Number(document.getElementById("turn-clock").value) : null } });
+    if (seats[0].kind === "human") {
+      const name = document.getElementById("name").value.trim();
+      const joined = await api(`/api/rooms/${room.code}/seats/0`, { method: "POST", body: { name } });
+      saveSeat(room.code, 0, joined.token);
+    }
+    location.href = `/room.html?code=${encodeURIComponent(room.code)}`;
+  } catch (error) {
+    showError(errorBox, error);
+  }
+}
+
+async function listRooms() {
+  const box = document.getElementById("rooms");
+  try {
+    const rooms = await api("/api/rooms");
+    if (!rooms.length) {
+      box.replaceChildren(el("p", { class: "muted" }, "No room is waiting for players. Create one!"));
+      return;
+    }
+    box.replaceChildren(el("table", { class: "rooms" },
+      el("tr", {}, el("th", {}, "Game"), el("th", {}, "Seats"), el("th", {})),
+      ...rooms.map((room) => el("tr", {},
+        el("td", {}, room.title),
+        el("td", {}, `${room.seats.filter((s) => s.taken).length} of ${room.seats.length} taken`),
+        el("td", {}, el("a", { href: `/room.html?code=${encodeURIComponent(room.code)}` }, "Join"))))));
+  } catch (error) {
+    showError(errorBox, error);
+  }
+}
+
+async function start() {
+  try {
+    ({ games, agents } = await api("/api/games"));
+  } catch (error) {
+    showError(errorBox, error);
+    return;
+  }
+  gameSelect.replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
+  gameSelect.addEventListener("change", renderGame);
+  playersSelect.addEventListener("change", renderSeats);
+  document.getElementById("create").addEventListener("submit", createRoom);
+  document.getElementById("refresh").addEventListener("click", listRooms);
+  renderGame();
+  listRooms();
+}
+
+start();

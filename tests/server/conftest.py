@@ -1,0 +1,103 @@
+"""Server test helpers: the app on a fresh SQLite file (and PostgreSQL when one is reachable)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the server tests need the 'server' extra: pip install -e '.[server]'")
+
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from bestiary.core.registry import register_game
+from bestiary.server.app import create_app
+from bestiary.server.rooms import Settings
+from tests.server.secret_duel import SecretDuel
+
+POSTGRES_ENV = "BESTIARY_TEST_POSTGRES_URL"
+INSTANT = Settings(bot_delay=0.0, reaction_scale=0.0)
+
+
+def postgres_url() -> str | None:
+    """The PostgreSQL URL from the environment, emptied for a fresh start; None when none is reachable."""
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        return None
+    try:
+        engine = create_engine(url)
+        with engine.begin() as connection:
+            connection.execute(text("DROP TABLE IF EXISTS moves, seats, rooms, alembic_version CASCADE"))
+        engine.dispose()
+    except Exception as error:  # the reason goes into the skip message
+        pytest.skip(f"PostgreSQL at {POSTGRES_ENV} is not reachable: {error}")
+    return url
+
+
+@pytest.fixture(autouse=True, scope="session")
+def secret_duel_registered() -> None:
+    register_game(SecretDuel)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'bestiary.sqlite3'}"
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/server-services.sh starts one)")
+    return url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'bestiary.sqlite3'}"
+
+
+Server = Callable[..., AbstractContextManager[TestClient]]
+
+
+@pytest.fixture
+def server() -> Server:
+    """`with server(url) as client:` runs the whole app, startup (migrations, resume) to shutdown."""
+    def start(url: str, settings: Settings = INSTANT) -> AbstractContextManager[TestClient]:
+        return TestClient(create_app(url, settings))
+    return start
+
+
+@pytest.fixture
+def client(server: Server, sqlite_url: str) -> Iterator[TestClient]:
+    with server(sqlite_url) as running:
+        yield running
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_room(client: TestClient, game: str, **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/rooms", json={"game": game, **body})
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def join(client: TestClient, code: str, seat: int, name: str = "") -> str:
+    answer = client.post(f"/api/rooms/{code}/seats/{seat}", json={"name": name or f"player {seat + 1}"})
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["token"])
+
+
+def view(client: TestClient, code: str, token: str | None = None) -> dict[str, Any]:
+    answer = client.get(f"/api/rooms/{code}/view", headers=auth(token) if token else {})
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def move(client: TestClient, code: str, token: str, action: str, version: int) -> Any:
+    return client.post(f"/api/rooms/{code}/moves", json={"action": action, "version": version},
+                       headers=auth(token))
