@@ -82,3 +82,15 @@ def test_scenario_command_reports_each_file_and_fails_on_any_failure(tmp_path: P
     result = invoke("scenario", str(SCENARIOS / "tie-stacks-the-cards.toml"), str(bad))
     assert result.exit_code == 1
     assert "1 passed, 1 failed" in result.output and "FAIL" in result.output
+
+
+def test_long_action_lists_are_summarised_and_listed_on_request() -> None:
+    result = invoke("play", "crits-creatures", "--seat", "human", "--seat", "heuristic", "--seed", "2",
+                    "--option", "first_player=0", input="list end\nlist\nquit\n")
+    assert result.exit_code == 0, result.output
+    first_prompt = result.output.split("P1>")[0]
+    assert "move (" in first_prompt and "to number them" in first_prompt
+    assert "  1  move" not in first_prompt  # not every move before the player asks
+    listed = result.output.split("P1>")[1]
+    assert "end turn" in listed and "move" not in listed
+    assert "  1  move" in result.output.split("P1>")[2]

@@ -15,6 +15,7 @@ from bestiary.core.chance import sample_chance
 from bestiary.core.errors import ActionParseError
 
 HUMAN = "human"
+LONG_LIST = 30  # more legal actions than this are summarised rather than listed
 LET_PASS = "pass"  # the action that lets a race moment go by
 
 
@@ -156,18 +157,37 @@ class TerminalTable:
         observation = self.state.observation(player)
         self.console.print(Panel(self.game.render(observation), title=f"P{player + 1} to act"))
         legal = self.state.legal_actions(player)
+        self.show_actions(legal, "")
         while True:
-            for number, action in enumerate(legal, start=1):
-                self.console.print(f"  [cyan]{number}[/cyan]  {action}")
             answer = self.ask(f"P{player + 1}> ").strip()
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit
             if answer.lower() in ("?", "h", "help"):
-                self.console.print("Type the number or the text of an action; 'quit' leaves the game.")
+                self.console.print("Type the number or the text of an action; 'list' shows every action, "
+                                   "'list WORD' those starting with WORD; 'quit' leaves the game.")
+                continue
+            if answer.lower().split()[:1] == ["list"]:
+                self.show_actions(legal, answer[4:].strip().lower(), everything=True)
                 continue
             chosen = self.read_action(answer, legal)
             if chosen is not None:
                 return chosen
+
+    def show_actions(self, legal: list[Action], prefix: str, everything: bool = False) -> None:
+        """Numbered actions; a long list (a board game's moves) is summarised by its first words."""
+        shown = [(n, a) for n, a in enumerate(legal, start=1) if str(a).lower().startswith(prefix)]
+        if everything or len(shown) <= LONG_LIST:
+            for number, action in shown:
+                self.console.print(f"  [cyan]{number}[/cyan]  {action}")
+            return
+        kinds: dict[str, list[str]] = {}
+        for _, action in shown:
+            kinds.setdefault(str(action).split(" ", 1)[0], []).append(str(action))
+        for kind, texts in kinds.items():
+            examples = ", ".join(texts[:3]) + (", ..." if len(texts) > 3 else "")
+            self.console.print(f"  [cyan]{kind}[/cyan] ({len(texts)}): {examples}")
+        self.console.print(f"  {len(shown)} actions: type one (e.g. '{shown[0][1]}'), or 'list' / 'list WORD' "
+                           "to number them.")
 
     def read_action(self, answer: str, legal: list[Action]) -> Action | None:
         if answer.isdigit():
