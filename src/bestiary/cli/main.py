@@ -15,6 +15,7 @@ import bestiary
 from bestiary.agents import agent_names
 from bestiary.cli.docs import doc_path
 from bestiary.cli.play import HUMAN, Quit, TerminalTable
+from bestiary.cli.tournament import tournament
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 from bestiary.core.record import load_record, record_of, replay, save_record
@@ -24,6 +25,7 @@ from bestiary.core.scenario import run_scenario
 app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop games.", no_args_is_help=True,
                   pretty_exceptions_enable=False, add_completion=False)
 console = Console(highlight=False)
+app.command()(tournament)
 
 
 def fail(message: str) -> typer.Exit:
