@@ -89,12 +89,13 @@ class Node:
 def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: float,
                rng: random.Random) -> Action:
     """The action `player` tries at `node`: an untried one at random, else the best UCB score.
+    `legal` must not be empty.
 
     Every legal action's availability count goes up, so an action that is often unavailable (in
     other determinizations) is not penalised for the visits it could not get.
     """
     untried: list[Action] = []
-    best: Action | None = None
+    best: list[Action] = []
     best_score = -math.inf
     for action in legal:
         key = (player, action)
@@ -107,11 +108,13 @@ def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: fl
             continue
         score = edge.total / edge.visits + exploration * math.sqrt(math.log(edge.available) / edge.visits)
         if score > best_score:
-            best, best_score = action, score
+            best, best_score = [action], score
+        elif score == best_score:
+            best.append(action)
     if untried:
         return rng.choice(untried)
-    assert best is not None, "ucb_choice needs at least one legal action"
-    return best
+    # Ties go to chance: at a simultaneous choice, two players breaking ties alike would move in step.
+    return best[0] if len(best) == 1 else rng.choice(best)
 
 
 RolloutPolicy = Callable[[State, int, list[Action], random.Random], Action]
@@ -186,14 +189,18 @@ class SearchAgent(Agent):
             if deadline is not None and self.clock() >= deadline:
                 break
             state = view.sample_state(rng) if base is None else base.clone()
-            self.simulate(root, state, policy, rng)
+            self.simulate(root, state, policy, rng, view.player)
             done += 1
         self.last_root, self.last_simulations = root, done
         self._root_state = base
         return root
 
-    def simulate(self, root: Node, state: State, policy: RolloutPolicy, rng: random.Random) -> None:
-        """One simulation: select and expand down the tree, play out, back up each chooser's return."""
+    def simulate(self, root: Node, state: State, policy: RolloutPolicy, rng: random.Random, seat: int) -> None:
+        """One simulation: select and expand down the tree, play out, back up each chooser's return.
+
+        In a response window `seat` (the searching one) answers first when it is listed: it may
+        always respond before the others have.
+        """
         node = root
         path: list[tuple[int, Edge]] = []
         exploration = self.settings.exploration
@@ -222,7 +229,8 @@ class SearchAgent(Agent):
                 if child is None:
                     child = node.joint[applied] = Node()
             else:
-                player = state.players_to_act()[0]
+                players = state.players_to_act()
+                player = seat if kind == "response" and seat in players else players[0]
                 action = ucb_choice(node, player, state.legal_actions(player), exploration, rng)
                 edge = node.edges[(player, action)]
                 path.append((player, edge))
