@@ -59,7 +59,8 @@ def test_same_observation_same_move_and_same_tree(mine: int, bets: list[str]) ->
     assert one.to_json() != other.to_json()
     for seed in range(3):
         agents = [ISMCTSAgent(SearchSettings(simulations=300)) for _ in range(2)]
-        moves = [agent.act(SeatView(state, 0), random.Random(seed)) for agent, state in zip(agents, (one, other))]
+        moves = [agent.act(SeatView(state, 0), random.Random(seed))
+                 for agent, state in zip(agents, (one, other), strict=True)]
         assert moves[0] == moves[1]
         trees = [{k: (e.visits, e.total) for k, e in agent.last_root.edges.items()} for agent in agents]
         assert trees[0] == trees[1]
