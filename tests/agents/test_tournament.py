@@ -70,15 +70,22 @@ def test_bradley_terry_recovers_the_elo_gap() -> None:
 
 
 def test_results_are_the_same_for_one_worker_or_two() -> None:
-    with registered(DiceNim):
-        one = run_tournament("dice-nim", ["mcts:sims=40", "random"], 6, seed=3, jobs=1)
-        two = run_tournament("dice-nim", ["mcts:sims=40", "random"], 6, seed=3, jobs=2)
+    agents = ["mcts:sims=3", "heuristic"]
+    one = run_tournament("critter-capture", agents, 4, seed=3, options={"players": 2}, jobs=1)
+    two = run_tournament("critter-capture", agents, 4, seed=3, options={"players": 2}, jobs=2)
     assert one == two
-    assert [g["seats"] for g in one["games"][:2]] == [["mcts:sims=40", "random"], ["random", "mcts:sims=40"]]
+    assert [g["seats"] for g in one["games"][:2]] == [agents, agents[::-1]]
     row = one["agents"][0]
-    assert row["games"] == 6 and row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
+    assert row["games"] == 4 and row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
     assert one["pairwise"][0]["win_rate"] == row["win_rate"]
-    assert one["agents"][0]["elo"] > one["agents"][1]["elo"]
+
+
+def test_the_stronger_agent_gets_the_higher_rating() -> None:
+    with registered(DiceNim):
+        result = run_tournament("dice-nim", ["random", "mcts:sims=200"], 8, seed=3)
+    random_row, search_row = result["agents"]
+    assert search_row["win_rate"] >= 0.75
+    assert search_row["elo"] > random_row["elo"]
 
 
 def test_bad_names_are_refused_before_any_game() -> None:
