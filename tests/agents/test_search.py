@@ -203,8 +203,17 @@ def test_time_budget_stops_at_the_deadline() -> None:
     agent = MCTSAgent(SearchSettings(simulations=None, seconds=1.0), clock=lambda: next(ticks) / 10)
     game = DiceNim.from_options(tokens=9)
     agent.act(SeatView(game.new_initial_state(seed=0), 0), random.Random(0))
-    # The deadline is read at 0.0 (so it is 1.0); simulations start at 0.1, 0.2, ... 0.9: nine.
-    assert agent.last_simulations == 9
+    # The deadline is read at 0.0 (so it is 1.0); the first simulation runs unconditionally, the next
+    # ones after the clock reads 0.1, 0.2, ... 0.9; at 1.0 the search stops: ten.
+    assert agent.last_simulations == 10
+
+
+def test_a_spent_time_budget_still_runs_one_simulation() -> None:
+    ticks = iter(range(10_000))
+    agent = MCTSAgent(SearchSettings(simulations=None, seconds=0.5), clock=lambda: float(next(ticks)))
+    game = DiceNim.from_options(tokens=9)
+    agent.act(SeatView(game.new_initial_state(seed=0), 0), random.Random(0))
+    assert agent.last_simulations == 1
 
 
 def test_the_smaller_of_two_budgets_applies() -> None:

@@ -186,8 +186,8 @@ class SearchAgent(Agent):
         deadline = None if settings.seconds is None else self.clock() + settings.seconds
         done = 0
         while settings.simulations is None or done < settings.simulations:
-            if deadline is not None and self.clock() >= deadline:
-                break
+            if deadline is not None and done and self.clock() >= deadline:
+                break  # after at least one simulation, so even a tiny time budget gives an informed move
             state = view.sample_state(rng) if base is None else base.clone()
             self.simulate(root, state, policy, rng, view.player)
             done += 1
