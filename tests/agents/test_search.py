@@ -187,6 +187,26 @@ def test_response_window_answers_by_each_responders_return() -> None:
     assert final.returns() == [0.2, 0.3, 0.5]
 
 
+# -- the heuristic as a prior ------------------------------------------------------------------------
+def test_ucb_prior_tries_the_hint_first_and_favours_it() -> None:
+    a, b = Move(0, "a"), Move(1, "b")
+    node = Node()
+    assert ucb_choice(node, 0, [a, b], 1.0, random.Random(0), hint=b, prior=1.0) == b
+    for action in (a, b):
+        edge = node.edges[(0, action)]
+        edge.visits, edge.total = 4, 2.0  # equal statistics: only the prior tells them apart
+    assert all(ucb_choice(node, 0, [a, b], 1.0, random.Random(seed), hint=b, prior=1.0) == b for seed in range(5))
+
+
+def test_search_with_a_prior_starts_from_the_heuristics_move() -> None:
+    game = DiceNim.from_options(tokens=10)  # the heuristic takes 2, leaving 8
+    state = game.new_initial_state(seed=0)
+    hinted = mcts(simulations=1, prior=1.0).act(SeatView(state, 0), random.Random(0))
+    assert hinted == game.moves[1]
+    unhinted = {mcts(simulations=1).act(SeatView(state, 0), random.Random(seed)) for seed in range(12)}
+    assert len(unhinted) > 1  # without the prior the single simulation tries any move
+
+
 # -- budgets --------------------------------------------------------------------------------------
 def test_simulation_budget_is_exact() -> None:
     game = DiceNim.from_options(tokens=9)
@@ -272,7 +292,8 @@ def test_levels_and_settings_by_name() -> None:
 @pytest.mark.parametrize(("spec", "message"), [
     ("mcts:sims=0", "at least 1"), ("mcts:sims=many", "wants a number"), ("mcts:depth=3", "unknown search setting"),
     ("mcts:brutal", "unknown search level"), ("mcts:rollout=smart", "rollout must be"),
-    ("mcts:reuse=maybe", "true or false"), ("random:sims=3", "takes no settings"), ("alphazero", "no agent named"),
+    ("mcts:reuse=maybe", "true or false"), ("mcts:prior=-1", "prior must not be negative"),
+    ("random:sims=3", "takes no settings"), ("alphazero", "no agent named"),
 ])
 def test_bad_agent_specs_are_refused_clearly(spec: str, message: str) -> None:
     with pytest.raises(OptionError, match=message):

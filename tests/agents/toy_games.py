@@ -18,7 +18,18 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from bestiary.core import registry
-from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, Game, GameInfo, GameOptions, State
+from bestiary.core.api import (
+    CHANCE,
+    JSON,
+    SIMULTANEOUS,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    GameOptions,
+    HeuristicPolicy,
+    State,
+)
 
 
 @contextmanager
@@ -301,6 +312,14 @@ class DiceNim(Game):
 
     def new_initial_state(self, seed: int | None = None) -> DiceNimState:
         return DiceNimState(self, seed)
+
+    def heuristic_policy(self) -> HeuristicPolicy:
+        def leave_a_multiple_of_four(observation: JSON, legal: Sequence[Action], player: int,
+                                     rng: random.Random) -> Action:
+            best = observation["tokens"] % 4
+            return self.moves[best - 1] if best else self.moves[0]
+
+        return leave_a_multiple_of_four
 
     def player_action_table(self) -> Sequence[Action]:
         return self.moves

@@ -41,6 +41,7 @@ class SearchSettings:
     rollout: str = "random"  # "random" or "heuristic" (the game's heuristic; random where it has none)
     chance_branching: int = 12  # chance nodes with more outcomes than this are passed through open-loop
     reuse: bool = True  # keep the subtree of the position reached between two moves (MCTS only)
+    prior: float = 0.0  # weight of the game heuristic's move at each tree node (progressive bias); 0: off
 
     def __post_init__(self) -> None:
         if self.simulations is None and self.seconds is None:
@@ -53,6 +54,8 @@ class SearchSettings:
             raise OptionError(f"c (exploration) must not be negative, not {self.exploration}")
         if self.rollout not in ROLLOUTS:
             raise OptionError(f"rollout must be one of {', '.join(ROLLOUTS)}, not '{self.rollout}'")
+        if self.prior < 0:
+            raise OptionError(f"prior must not be negative, not {self.prior}")
         if self.chance_branching < 0:
             raise OptionError(f"chance must not be negative, not {self.chance_branching}")
 
@@ -75,10 +78,11 @@ class Edge:
 class Node:
     """A point of the tree, reached by the choices (and branched chance outcomes) on the way to it."""
 
-    __slots__ = ("edges", "joint", "outcomes")
+    __slots__ = ("edges", "hints", "joint", "outcomes")
 
     def __init__(self) -> None:
         self.edges: dict[tuple[int, Action], Edge] = {}  # (player, action) -> statistics
+        self.hints: dict[int, Action] = {}  # the heuristic's move for each player here (with a prior)
         self.joint: dict[tuple[tuple[int, Action], ...], Node] = {}  # after a simultaneous choice or race
         self.outcomes: dict[Action, Node] = {}  # after a branched chance outcome
 
@@ -87,9 +91,9 @@ class Node:
 
 
 def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: float,
-               rng: random.Random) -> Action:
-    """The action `player` tries at `node`: an untried one at random, else the best UCB score.
-    `legal` must not be empty.
+               rng: random.Random, hint: Action | None = None, prior: float = 0.0) -> Action:
+    """The action `player` tries at `node`: an untried one at random (`hint` first), else the best
+    UCB score, `hint` scoring `prior / (visits + 1)` more. `legal` must not be empty.
 
     Every legal action's availability count goes up, so an action that is often unavailable (in
     other determinizations) is not penalised for the visits it could not get.
@@ -107,12 +111,14 @@ def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: fl
             untried.append(action)
             continue
         score = edge.total / edge.visits + exploration * math.sqrt(math.log(edge.available) / edge.visits)
+        if action == hint:
+            score += prior / (edge.visits + 1)
         if score > best_score:
             best, best_score = [action], score
         elif score == best_score:
             best.append(action)
     if untried:
-        return rng.choice(untried)
+        return hint if hint in untried else rng.choice(untried)
     # Ties go to chance: at a simultaneous choice, two players breaking ties alike would move in step.
     return best[0] if len(best) == 1 else rng.choice(best)
 
@@ -164,6 +170,7 @@ class SearchAgent(Agent):
         self.last_root: Node | None = None
         self.last_simulations = 0
         self._root_state: State | None = None  # the position last searched (MCTS reuse)
+        self.hint_policy: RolloutPolicy = random_rollout_policy  # the game's heuristic, set by each search
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
         if len(view.legal_actions) == 1:
@@ -181,8 +188,8 @@ class SearchAgent(Agent):
         settings = self.settings
         base = None if self.fresh_determinization else view.sample_state(rng)
         root = self._reused_root(base) if base is not None and settings.reuse else Node()
-        policy = (heuristic_rollout_policy(view.game) if settings.rollout == "heuristic"
-                  else random_rollout_policy)
+        self.hint_policy = heuristic_rollout_policy(view.game)
+        policy = self.hint_policy if settings.rollout == "heuristic" else random_rollout_policy
         deadline = None if settings.seconds is None else self.clock() + settings.seconds
         done = 0
         while settings.simulations is None or done < settings.simulations:
@@ -203,7 +210,6 @@ class SearchAgent(Agent):
         """
         node = root
         path: list[tuple[int, Edge]] = []
-        exploration = self.settings.exploration
         while not state.is_terminal():
             kind = state.decision_kind()
             if kind == "chance":
@@ -218,7 +224,7 @@ class SearchAgent(Agent):
                 continue
             if kind in ("simultaneous", "race"):
                 players = state.players_to_act()
-                choices = [(p, ucb_choice(node, p, state.legal_actions(p), exploration, rng)) for p in players]
+                choices = [(p, self._choose(node, state, p, policy, rng)) for p in players]
                 path += [(p, node.edges[(p, a)]) for p, a in choices]
                 # A race goes to whoever arrives first; the search models arrivals as equally likely.
                 applied = (rng.choice(choices),) if kind == "race" else tuple(choices)
@@ -231,7 +237,7 @@ class SearchAgent(Agent):
             else:
                 players = state.players_to_act()
                 player = seat if kind == "response" and seat in players else players[0]
-                action = ucb_choice(node, player, state.legal_actions(player), exploration, rng)
+                action = self._choose(node, state, player, policy, rng)
                 edge = node.edges[(player, action)]
                 path.append((player, edge))
                 state.apply_action(action, player=player)
@@ -246,6 +252,16 @@ class SearchAgent(Agent):
         for player, edge in path:
             edge.visits += 1
             edge.total += returns[player]
+
+    def _choose(self, node: Node, state: State, player: int, policy: RolloutPolicy, rng: random.Random) -> Action:
+        legal = state.legal_actions(player)
+        settings = self.settings
+        if not settings.prior or self.hint_policy is random_rollout_policy:  # no heuristic, no hint
+            return ucb_choice(node, player, legal, settings.exploration, rng)
+        hint = node.hints.get(player)
+        if hint is None:  # asked once per node and player: the first state to reach it stands for all
+            hint = node.hints[player] = self.hint_policy(state, player, legal, rng)
+        return ucb_choice(node, player, legal, settings.exploration, rng, hint, settings.prior)
 
     def _branches(self, outcomes: int) -> bool:
         return not self.fresh_determinization and outcomes <= self.settings.chance_branching
@@ -303,7 +319,7 @@ LEVELS: dict[str, dict[str, str]] = {
     "hard": {"sims": "400"},
 }
 SETTING_NAMES = {"sims": "simulations", "time": "seconds", "c": "exploration", "rollout": "rollout",
-                 "chance": "chance_branching", "reuse": "reuse"}
+                 "chance": "chance_branching", "reuse": "reuse", "prior": "prior"}
 
 
 def parse_settings(text: str) -> SearchSettings:
@@ -311,7 +327,8 @@ def parse_settings(text: str) -> SearchSettings:
 
     sims: simulations per move; time: seconds per move (with sims: whichever ends first); c: exploration;
     rollout: random or heuristic; chance: most outcomes a chance node may have to be branched on;
-    reuse: keep the subtree between moves (true/false).
+    reuse: keep the subtree between moves (true/false); prior: weight of the game heuristic's move at
+    each tree node (0: off).
     """
     given: dict[str, str] = {}
     for part in (p.strip() for p in text.split(",")):
@@ -338,7 +355,7 @@ def _setting_value(key: str, value: str) -> object:
     try:
         if key in ("sims", "chance"):
             return int(value)
-        if key in ("time", "c"):
+        if key in ("time", "c", "prior"):
             return float(value)
     except ValueError:
         raise OptionError(f"search setting '{key}' wants a number, not '{value}'") from None
