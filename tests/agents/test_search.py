@@ -279,7 +279,7 @@ def test_subtree_of_the_position_reached_is_kept(reuse: bool) -> None:
 def test_levels_and_settings_by_name() -> None:
     hard = make_agent("mcts:hard")
     assert isinstance(hard, MCTSAgent)
-    assert hard.settings.simulations == 400 and hard.settings.rollout == "random"
+    assert (hard.settings.simulations, hard.settings.prior, hard.settings.rollout) == (400, 4.0, "random")
     custom = parse_settings("hard,sims=50,c=0.5,rollout=heuristic")
     assert (custom.simulations, custom.exploration, custom.rollout) == (50, 0.5, "heuristic")
     assert parse_settings("sims=50,easy").simulations == 50  # a setting given wins over the level

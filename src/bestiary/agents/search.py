@@ -312,11 +312,13 @@ class ISMCTSAgent(SearchAgent):
         super().__init__(replace(settings or SearchSettings(), reuse=False), clock)
 
 
-# Difficulty levels: simulation budgets. On critter capture a move takes about 0.15 s, 0.5 s and 2 s.
+# Difficulty levels: simulation budgets, guided by the game's heuristic where it has one (on critter
+# capture the prior lifted 30 simulations from 67.5 % to 95.8 % against random; docs/agents.md). On
+# critter capture a move takes about 0.15 s, 0.5 s and 2 s.
 LEVELS: dict[str, dict[str, str]] = {
-    "easy": {"sims": "30"},
-    "medium": {"sims": "100"},
-    "hard": {"sims": "400"},
+    "easy": {"sims": "30", "prior": "4"},
+    "medium": {"sims": "100", "prior": "4"},
+    "hard": {"sims": "400", "prior": "4"},
 }
 SETTING_NAMES = {"sims": "simulations", "time": "seconds", "c": "exploration", "rollout": "rollout",
                  "chance": "chance_branching", "reuse": "reuse", "prior": "prior"}
