@@ -313,8 +313,8 @@ class ISMCTSAgent(SearchAgent):
 
 
 # Difficulty levels: simulation budgets, guided by the game's heuristic where it has one (on critter
-# capture the prior lifted 30 simulations from 67.5 % to 95.8 % against random; docs/agents.md). On
-# critter capture a move takes about 0.15 s, 0.5 s and 2 s.
+# capture the prior lifted 30 simulations from 67.5 % to 95.8 % against random; docs/agents.md). There
+# the first move, whose playouts are the longest, takes about 0.1 s, 0.35 s and 1.3 s of CPU.
 LEVELS: dict[str, dict[str, str]] = {
     "easy": {"sims": "30", "prior": "4"},
     "medium": {"sims": "100", "prior": "4"},
