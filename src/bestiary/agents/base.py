@@ -68,10 +68,25 @@ class HeuristicAgent(Agent):
         return policy(view.observation, view.legal_actions, view.player, rng)
 
 
+def _without_settings(agent: Callable[[], Agent]) -> Callable[[str], Agent]:
+    def make(settings: str) -> Agent:
+        made = agent()
+        if settings.strip():
+            raise OptionError(f"agent '{made.name}' takes no settings (got '{settings}')")
+        return made
+
+    return make
+
+
 _FACTORIES: dict[str, Callable[[str], Agent]] = {
-    "random": lambda _: RandomAgent(),
-    "heuristic": lambda _: HeuristicAgent(),
+    "random": _without_settings(RandomAgent),
+    "heuristic": _without_settings(HeuristicAgent),
 }
+
+
+def register_agent(name: str, factory: Callable[[str], Agent]) -> None:
+    """Make an agent available by name; `factory` reads the settings after the colon."""
+    _FACTORIES[name] = factory
 
 
 def agent_names() -> list[str]:
@@ -79,7 +94,7 @@ def agent_names() -> list[str]:
 
 
 def make_agent(spec: str) -> Agent:
-    """An agent from its name, e.g. "random" or "heuristic" (settings after a colon)."""
+    """An agent from its name, e.g. "random", "mcts:hard" or "mcts:sims=800,rollout=heuristic"."""
     name, _, settings = spec.partition(":")
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:

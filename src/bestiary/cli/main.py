@@ -16,6 +16,7 @@ from bestiary.cli.army import app as army_app
 from bestiary.cli.docs import doc_path
 from bestiary.cli.play import HUMAN, Quit, TerminalTable
 from bestiary.cli.serve import serve
+from bestiary.cli.tournament import tournament
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 from bestiary.core.record import load_record, record_of, replay, save_record
@@ -26,6 +27,7 @@ app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop g
                   pretty_exceptions_enable=False, add_completion=False)
 console = Console(highlight=False, soft_wrap=True)
 app.add_typer(army_app, name="army")
+app.command()(tournament)
 
 
 def fail(message: str) -> typer.Exit:

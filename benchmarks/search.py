@@ -1,0 +1,77 @@
+"""Search speed: simulations per second of MCTS and IS-MCTS for every registered game.
+
+    python benchmarks/search.py [--sims 400] [--positions 4] [--game critter-capture]
+
+Each game is searched from a few decision points spread evenly over a seeded random game (by default
+its start and a quarter, half and three quarters of the way in), with the smallest standard player
+count. Figures are
+simulations per second (one simulation: select, expand, play out to the end, back up), so they fall
+with the length of the game left to play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import bestiary
+from bestiary.agents import ISMCTSAgent, MCTSAgent, SearchSettings, SeatView
+from bestiary.agents.search import SearchAgent
+from bestiary.core.api import CHANCE, State
+from bestiary.core.conformance import random_step
+from bestiary.core.registry import game_class
+
+CONFIGURATIONS = {
+    "mcts, random rollouts": lambda sims: MCTSAgent(SearchSettings(simulations=sims, reuse=False)),
+    "mcts, heuristic rollouts": lambda sims: MCTSAgent(SearchSettings(simulations=sims, rollout="heuristic",
+                                                                      reuse=False)),
+    "ismcts, random rollouts": lambda sims: ISMCTSAgent(SearchSettings(simulations=sims)),
+}
+
+
+def decision_positions(name: str, players: int, count: int, seed: int) -> list[State]:
+    """`count` positions where a player decides, evenly spread over one seeded random game."""
+    game = bestiary.load_game(name, players=players)
+    state = game.new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    decisions = []
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            decisions.append(state.clone())
+        player, action = random_step(state, rng)
+        state.apply_action(action, player=None if player == CHANCE else player)
+    return [decisions[len(decisions) * k // count] for k in range(count)]
+
+
+def simulations_per_second(agent: SearchAgent, positions: list[State], seed: int) -> float:
+    rng = random.Random(seed)
+    total, elapsed = 0, 0.0
+    for state in positions:
+        player = state.players_to_act()[0]
+        start = time.perf_counter()
+        agent.search(SeatView(state, player), rng)
+        elapsed += time.perf_counter() - start
+        total += agent.last_simulations
+    return total / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sims", type=int, default=400, help="simulations per position")
+    parser.add_argument("--positions", type=int, default=4, help="positions per game")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    names = args.game or bestiary.list_games()
+    print(f"{'game':<18} {'players':>7}  {'search':<26} {'sims/s':>8}")
+    for name in names:
+        players = min(game_class(name).info.player_counts)
+        positions = decision_positions(name, players, args.positions, args.seed)
+        for label, make in CONFIGURATIONS.items():
+            rate = simulations_per_second(make(args.sims), positions, args.seed)
+            print(f"{name:<18} {players:>7}  {label:<26} {rate:>8.0f}")
+
+
+if __name__ == "__main__":
+    main()
