@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from bestiary.agents.base import Agent, SeatView, register_agent
 from bestiary.core.api import CHANCE, Action, Game, State
 from bestiary.core.chance import sample_chance
-from bestiary.core.errors import OptionError
+from bestiary.core.errors import IllegalActionError, OptionError
 
 ROLLOUTS = ("random", "heuristic")
 
@@ -271,12 +271,17 @@ class SearchAgent(Agent):
         old, node = self._root_state, self.last_root
         if old is None or node is None or old.game is not state.game:
             return Node()
+        if state.game.info.information != "perfect":
+            return Node()  # the old tree grew from another sampling of what this seat cannot see
         before, now = old.history(), state.history()
         if now[:len(before)] != before:
             return Node()
         replay = old.clone()
         for actor, action in now[len(before):]:
-            found = self._follow(node, replay, actor, action)
+            try:
+                found = self._follow(node, replay, actor, action)
+            except IllegalActionError:
+                return Node()
             if found is None:
                 return Node()
             node = found
