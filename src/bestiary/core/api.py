@@ -260,9 +260,9 @@ class State(ABC):
         # Append-only logs kept as chains of (earlier, newest) pairs, so that a clone shares them for free.
         self._history: Chain[tuple[int, Action]] = None
         self._events: Chain[Event] = None
-        # The legal list last handed out, with its player, so that applying one of its actions need not
-        # build it again; any change of the state through apply_action drops it.
-        self._legal_cache: tuple[int, Sequence[Action]] | None = None
+        # The legal list last handed out, with its player and whether they alone may act, so that applying
+        # one of its actions need not check the player or build the list again; apply_action drops it.
+        self._legal_cache: tuple[int, Sequence[Action], bool] | None = None
 
     # -- what a subclass provides -------------------------------------------------------------
     @abstractmethod
@@ -346,19 +346,21 @@ class State(ABC):
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Legal actions of `player` (default: the current player; at a chance node, the outcomes)."""
         current = self.current_player()
-        if current == TERMINAL:
-            return []
-        if current == CHANCE and player in (None, CHANCE):
-            return [outcome for outcome, _ in self.chance_outcomes()]
-        if player is None:
-            to_act = self.players_to_act()
-            if len(to_act) != 1:
+        sole = False  # whether `player` is known to be the only one to act
+        if player is None or player != current or current < 0:
+            if current == TERMINAL:
                 return []
-            player = to_act[0]
-        if player not in self.players_to_act():
-            return []
+            if current == CHANCE and player in (None, CHANCE):
+                return [outcome for outcome, _ in self.chance_outcomes()]
+            to_act = self.players_to_act()
+            if player is None:
+                if len(to_act) != 1:
+                    return []
+                player, sole = to_act[0], True
+            elif player not in to_act:
+                return []
         legal = self._legal_actions(player)
-        self._legal_cache = (player, legal)
+        self._legal_cache = (player, legal, sole)
         return list(legal)
 
     def legal_actions_mask(self, player: int | None = None) -> np.ndarray:
@@ -371,6 +373,16 @@ class State(ABC):
     def apply_action(self, action: Action | int | str, player: int | None = None) -> None:
         """Apply a legal action (an Action, its index, or its text). An illegal one raises
         IllegalActionError and leaves the state unchanged."""
+        cache = self._legal_cache
+        if (cache is not None and isinstance(action, Action)
+                and (player == cache[0] or (player is None and cache[2]))):
+            # legal_actions has just checked this player and listed their actions in this very position
+            if action not in cache[1]:
+                raise IllegalActionError(action, cache[0], self._illegal_reason(action, cache[0]))
+            self._legal_cache = None
+            self._apply(action, cache[0])
+            self._history = (self._history, (cache[0], action))
+            return
         current = self.current_player()
         if current == TERMINAL:
             raise IllegalActionError(action, player, "the game is over")
@@ -392,9 +404,7 @@ class State(ABC):
             elif player not in to_act:
                 raise IllegalActionError(action, player, "that player may not act now (to act: "
                                          + (", ".join(f"P{p + 1}" for p in to_act) or "no one") + ")")
-            cache = self._legal_cache
-            legal = cache[1] if cache is not None and cache[0] == player else self._legal_actions(player)
-            if resolved not in legal:
+            if resolved not in self._legal_actions(player):
                 raise IllegalActionError(action, player, self._illegal_reason(resolved, player))
             actor = player
         self._legal_cache = None
