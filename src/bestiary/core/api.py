@@ -457,6 +457,18 @@ class State(ABC):
         self._copy_into(other)
         return other
 
+    def __getstate__(self) -> JSON:
+        # The chained logs nest one level per entry, too deep for pickle and deepcopy: hand them flat lists.
+        fields = self.__dict__.copy()
+        fields["_history"] = unchain(self._history)
+        fields["_events"] = unchain(self._events)
+        return fields
+
+    def __setstate__(self, fields: JSON) -> None:
+        self.__dict__.update(fields)
+        self._history = chain(fields["_history"])
+        self._events = chain(fields["_events"])
+
     def to_dict(self) -> JSON:
         return {"format": STATE_FORMAT, **self.game.header(), "seed": self.seed, "state": self._to_dict(),
                 "history": [[player, str(action)] for player, action in unchain(self._history)],
