@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, Protocol, Self
+from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeAlias, TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
@@ -216,8 +216,8 @@ class Game(ABC):
             raise StateFormatError("the 'seed' field must be an integer or null")
         try:
             state = self._state_from_dict(body, seed)
-            state._history = [(int(p), self.parse_action(str(a))) for p, a in raw.get("history", [])]
-            state._events = [Event.from_dict(e) for e in raw.get("events", [])]
+            state._history = chain((int(p), self.parse_action(str(a))) for p, a in raw.get("history", []))
+            state._events = chain(Event.from_dict(e) for e in raw.get("events", []))
         except StateFormatError:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as error:
@@ -234,6 +234,28 @@ class Game(ABC):
             raise StateFormatError("the state was made with another card set (card-set hash differs)")
 
 
+T = TypeVar("T")
+Chain: TypeAlias = tuple["Chain[T]", T] | None
+
+
+def chain(items: Iterable[T]) -> Chain[T]:
+    """An append-only log as nested (earlier, newest) pairs: appending and sharing cost O(1)."""
+    out: Chain[T] = None
+    for item in items:
+        out = (out, item)
+    return out
+
+
+def unchain(log: Chain[T]) -> list[T]:
+    """The log's items, oldest first."""
+    items = []
+    while log is not None:
+        log, item = log
+        items.append(item)
+    items.reverse()
+    return items
+
+
 def normalise_action_text(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -244,8 +266,12 @@ class State(ABC):
     def __init__(self, game: Game, seed: int | None) -> None:
         self.game = game
         self.seed = fresh_seed() if seed is None else seed
-        self._history: list[tuple[int, Action]] = []
-        self._events: list[Event] = []
+        # Append-only logs kept as chains of (earlier, newest) pairs, so that a clone shares them for free.
+        self._history: Chain[tuple[int, Action]] = None
+        self._events: Chain[Event] = None
+        # The legal list last handed out, with its player and whether they alone may act, so that applying
+        # one of its actions need not check the player or build the list again; apply_action drops it.
+        self._legal_cache: tuple[int, Sequence[Action], bool] | None = None
 
     # -- what a subclass provides -------------------------------------------------------------
     @abstractmethod
@@ -333,18 +359,22 @@ class State(ABC):
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Legal actions of `player` (default: the current player; at a chance node, the outcomes)."""
         current = self.current_player()
-        if current == TERMINAL:
-            return []
-        if current == CHANCE and player in (None, CHANCE):
-            return [outcome for outcome, _ in self.chance_outcomes()]
-        if player is None:
-            to_act = self.players_to_act()
-            if len(to_act) != 1:
+        sole = False  # whether `player` is known to be the only one to act
+        if player is None or player != current or current < 0:
+            if current == TERMINAL:
                 return []
-            player = to_act[0]
-        if player not in self.players_to_act():
-            return []
-        return list(self._legal_actions(player))
+            if current == CHANCE and player in (None, CHANCE):
+                return [outcome for outcome, _ in self.chance_outcomes()]
+            to_act = self.players_to_act()
+            if player is None:
+                if len(to_act) != 1:
+                    return []
+                player, sole = to_act[0], True
+            elif player not in to_act:
+                return []
+        legal = self._legal_actions(player)
+        self._legal_cache = (player, legal, sole)
+        return list(legal)
 
     def legal_actions_mask(self, player: int | None = None) -> np.ndarray:
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
@@ -356,6 +386,16 @@ class State(ABC):
     def apply_action(self, action: Action | int | str, player: int | None = None) -> None:
         """Apply a legal action (an Action, its index, or its text). An illegal one raises
         IllegalActionError and leaves the state unchanged."""
+        cache = self._legal_cache
+        if (cache is not None and isinstance(action, Action)
+                and (player == cache[0] or (player is None and cache[2]))):
+            # legal_actions has just checked this player and listed their actions in this very position
+            if action not in cache[1]:
+                raise IllegalActionError(action, cache[0], self._illegal_reason(action, cache[0]))
+            self._legal_cache = None
+            self._apply(action, cache[0])
+            self._history = (self._history, (cache[0], action))
+            return
         current = self.current_player()
         if current == TERMINAL:
             raise IllegalActionError(action, player, "the game is over")
@@ -380,8 +420,9 @@ class State(ABC):
             if resolved not in self._legal_actions(player):
                 raise IllegalActionError(action, player, self._illegal_reason(resolved, player))
             actor = player
+        self._legal_cache = None
         self._apply(resolved, actor)
-        self._history.append((actor, resolved))
+        self._history = (self._history, (actor, resolved))
 
     def _resolve(self, action: Action | int | str, chance: bool, player: int | None) -> Action:
         if isinstance(action, Action):
@@ -406,32 +447,45 @@ class State(ABC):
 
     def history(self) -> list[tuple[int, Action]]:
         """Every action so far with who took it (CHANCE for chance outcomes)."""
-        return list(self._history)
+        return unchain(self._history)
 
     def events(self, player: int | None = None) -> list[Event]:
         """The event log as `player` may see it (None: a spectator)."""
-        return [event for event in self._events if event.visible_to(player)]
+        return [event for event in unchain(self._events) if event.visible_to(player)]
 
     def all_events(self) -> list[Event]:
         """The whole event log, private events included: for the referee, never for a player."""
-        return list(self._events)
+        return unchain(self._events)
 
     def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, **data: Any) -> None:
-        self._events.append(Event(kind, text, audience, data or NO_DATA))
+        self._events = (self._events, Event(kind, text, audience, data or NO_DATA))
 
     def clone(self) -> Self:
         other = object.__new__(type(self))
         other.game = self.game
         other.seed = self.seed
-        other._history = self._history.copy()
-        other._events = self._events.copy()
+        other._history = self._history
+        other._events = self._events
+        other._legal_cache = None
         self._copy_into(other)
         return other
 
+    def __getstate__(self) -> JSON:
+        # The chained logs nest one level per entry, too deep for pickle and deepcopy: hand them flat lists.
+        fields = self.__dict__.copy()
+        fields["_history"] = unchain(self._history)
+        fields["_events"] = unchain(self._events)
+        return fields
+
+    def __setstate__(self, fields: JSON) -> None:
+        self.__dict__.update(fields)
+        self._history = chain(fields["_history"])
+        self._events = chain(fields["_events"])
+
     def to_dict(self) -> JSON:
         return {"format": STATE_FORMAT, **self.game.header(), "seed": self.seed, "state": self._to_dict(),
-                "history": [[player, str(action)] for player, action in self._history],
-                "events": [event.to_dict() for event in self._events]}
+                "history": [[player, str(action)] for player, action in unchain(self._history)],
+                "events": [event.to_dict() for event in unchain(self._events)]}
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent)
