@@ -1,9 +1,8 @@
-"""A small seeded strength test for every registered game: search must clearly beat random play.
+"""A small seeded strength test per game: search must clearly beat random play.
 
 Sized for CI (seconds per game, seat-balanced, seeded so it never flickers) yet large enough that a
 broken search fails: one that backs up the wrong player's return or ignores its statistics plays at
-or below random's level, far under the bar. A game's owners tune its entry once it lands; a game
-is listed once a case is sized for it.
+or below random's level, far under the bar. A game is listed once its case is sized for CI.
 """
 
 from __future__ import annotations
