@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
+from bestiary.core.state_format import integer, pick
 from bestiary.games.crits import rules
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
 from bestiary.games.crits.cards import dice_text
@@ -495,9 +496,9 @@ class CritsState(State):
     @classmethod
     def from_dict(cls, game: CritsCreatures, raw: JSON, seed: int | None) -> CritsState:
         state = cls(game, seed)
-        state.phase = _pick(raw, "phase", rules.PHASES)
-        state.player = _int(raw, "player", 0, 1)
-        state.turn = _int(raw, "turn", 0, 10**6)
+        state.phase = pick(raw, "phase", rules.PHASES)
+        state.player = integer(raw, "player", 0, 1)
+        state.turn = integer(raw, "turn", 0, 10**6)
         pieces = raw["pieces"]
         if not isinstance(pieces, dict) or sorted(pieces, key=int) != [str(p) for p in range(2 * SIDE)]:
             raise StateFormatError(f"'pieces' must map each piece number 0 to {2 * SIDE - 1} to its entry")
@@ -507,12 +508,12 @@ class CritsState(State):
             if card is None:
                 raise StateFormatError(f"pieces[{p}]: no card '{entry['card']}'")
             state.card[p] = card
-            state.side[p] = _int(entry, "side", 0, 1)
-            state.where[p] = PLACES.index(_pick(entry, "where", PLACES))
+            state.side[p] = integer(entry, "side", 0, 1)
+            state.where[p] = PLACES.index(pick(entry, "where", PLACES))
             state.pos[p] = _tile(game, entry.get("tile"), f"pieces[{p}].tile")
-            state.holder[p] = _int(entry, "holder", -1, 2 * SIDE - 1)
+            state.holder[p] = integer(entry, "holder", -1, 2 * SIDE - 1)
             state.used[p] = bool(entry.get("used", False))
-            state.lasts[p] = _int(entry, "lasts", 0, 1000) if "lasts" in entry else 0
+            state.lasts[p] = integer(entry, "lasts", 0, 1000) if "lasts" in entry else 0
         for p in range(2 * SIDE):
             if state.holder[p] >= 0:
                 if state.where[p] != EQUIPPED:
@@ -525,12 +526,12 @@ class CritsState(State):
                 if state.board[state.pos[p]] >= 0:
                     raise StateFormatError(f"two pieces stand on {state.tile_name(state.pos[p])}")
                 state.board[state.pos[p]] = p
-        state.king = [_int({"k": k}, "k", -1, 2 * SIDE - 1) for k in raw["kings"]]
+        state.king = [integer({"k": k}, "k", -1, 2 * SIDE - 1) for k in raw["kings"]]
         state.crown = [_tile(game, t, "crowns") for t in raw["crowns"]]
         state.kingless = [int(k) for k in raw["kingless"]]
         state.moved = int(raw.get("moved", 0))
         state.moved_last = [int(m) for m in raw.get("moved_last", [0, 0])]
-        state.moves_made = _int(raw, "moves_made", 0, 2 * SIDE)
+        state.moves_made = integer(raw, "moves_made", 0, 2 * SIDE)
         state.attacked = bool(raw.get("attacked", False))
         state.counter_used = bool(raw.get("counter_used", False))
         state.first_rolls = [int(v) for v in raw.get("first_rolls", [-1, -1])]
@@ -549,20 +550,6 @@ class CritsState(State):
         if state.phase == rules.ROLL and not state.todo:
             raise StateFormatError("phase 'roll' needs 'todo', the dice still to roll")
         return state
-
-
-def _pick(raw: JSON, key: str, allowed: Sequence[str]) -> str:
-    value = raw[key]
-    if value not in allowed:
-        raise StateFormatError(f"'{key}' must be one of {', '.join(allowed)}, not {value!r}")
-    return str(value)
-
-
-def _int(raw: JSON, key: str, low: int, high: int) -> int:
-    value = raw[key]
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise StateFormatError(f"'{key}' must be an integer from {low} to {high}, not {value!r}")
-    return value
 
 
 def _tile(game: CritsCreatures, name: Any, where: str) -> int:

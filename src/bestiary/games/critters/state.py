@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
+from bestiary.core.state_format import card_indices, integer, optional_index, pick
 from bestiary.games.critters import rules, tensor
 from bestiary.games.critters.actions import Choose, Draw, FirstPlayer, Flip
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
@@ -203,22 +204,22 @@ class CritterState(State):
     def from_dict(cls, game: CritterCapture, raw: JSON, seed: int | None) -> CritterState:
         state = cls(game, seed)
         n = game.num_players
-        state.phase = _pick(raw, "phase", PHASES)
-        state.round = _int(raw, "round", 0, 10**6)
-        state.rounds = _int(raw, "rounds", 1, 10**6)
-        state.start = _int(raw, "start", 0, n - 1)
-        state.active = _int(raw, "active", 0, n - 1)
-        state.chooser = _int(raw, "chooser", -1, n - 1)
-        state.plays = _int(raw, "plays", 0, n)
-        state.attribute = _optional_index(raw, "attribute", ATTRIBUTES)
-        state.pending = _optional_index(raw, "pending", COLOURS)
-        state.final_attribute = _optional_index(raw, "final_attribute", ATTRIBUTES)
+        state.phase = pick(raw, "phase", PHASES)
+        state.round = integer(raw, "round", 0, 10**6)
+        state.rounds = integer(raw, "rounds", 1, 10**6)
+        state.start = integer(raw, "start", 0, n - 1)
+        state.active = integer(raw, "active", 0, n - 1)
+        state.chooser = integer(raw, "chooser", -1, n - 1)
+        state.plays = integer(raw, "plays", 0, n)
+        state.attribute = optional_index(raw, "attribute", ATTRIBUTES)
+        state.pending = optional_index(raw, "pending", COLOURS)
+        state.final_attribute = optional_index(raw, "final_attribute", ATTRIBUTES)
         seen: set[int] = set()
-        state.stack = _cards(game, raw["stack"], "stack", seen)
+        state.stack = card_indices(game.index_of, raw["stack"], "stack", seen)
         decks = raw["decks"]
         if not isinstance(decks, dict) or set(decks) != set(COLOURS):
             raise StateFormatError("'decks' must map each of fish, bird, mammal, other to a list of card ids")
-        state.decks = [_cards(game, decks[colour], f"decks.{colour}", seen) for colour in COLOURS]
+        state.decks = [card_indices(game.index_of, decks[colour], f"decks.{colour}", seen) for colour in COLOURS]
         for colour, deck in zip(COLOURS, state.decks, strict=True):
             wrong = [game.instance_ids[c] for c in deck if COLOURS[game.colour[c]] != colour]
             if wrong:
@@ -226,7 +227,7 @@ class CritterState(State):
         corrals = raw["corrals"]
         if not isinstance(corrals, list) or len(corrals) != n:
             raise StateFormatError(f"'corrals' must be a list of {n} lists")
-        state.corrals = [_cards(game, c, f"corrals[{p}]", seen) for p, c in enumerate(corrals)]
+        state.corrals = [card_indices(game.index_of, c, f"corrals[{p}]", seen) for p, c in enumerate(corrals)]
         scores = raw.get("scores")
         state.scores = None if scores is None else [int(s) for s in scores]
         _check_consistent(state)
@@ -253,41 +254,3 @@ def _check_consistent(state: CritterState) -> None:
         raise StateFormatError("phase 'final-choose' needs 'chooser'")
     if state.phase == rules.OVER and (state.scores is None or len(state.scores) != n):
         raise StateFormatError(f"phase 'over' needs 'scores' for {n} players")
-
-
-def _pick(raw: JSON, key: str, allowed: Sequence[str]) -> str:
-    value = raw[key]
-    if value not in allowed:
-        raise StateFormatError(f"'{key}' must be one of {', '.join(allowed)}, not {value!r}")
-    return str(value)
-
-
-def _int(raw: JSON, key: str, low: int, high: int) -> int:
-    value = raw[key]
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise StateFormatError(f"'{key}' must be an integer from {low} to {high}, not {value!r}")
-    return value
-
-
-def _optional_index(raw: JSON, key: str, names: Sequence[str]) -> int | None:
-    value = raw.get(key)
-    if value is None:
-        return None
-    if value not in names:
-        raise StateFormatError(f"'{key}' must be one of {', '.join(names)} or null, not {value!r}")
-    return list(names).index(value)
-
-
-def _cards(game: CritterCapture, ids: Any, where: str, seen: set[int]) -> list[int]:
-    if not isinstance(ids, list):
-        raise StateFormatError(f"'{where}' must be a list of card ids")
-    out = []
-    for card_id in ids:
-        index = game.index_of.get(card_id) if isinstance(card_id, str) else None
-        if index is None:
-            raise StateFormatError(f"'{where}': no card with id {card_id!r}")
-        if index in seen:
-            raise StateFormatError(f"'{where}': card {card_id} appears twice in the state")
-        seen.add(index)
-        out.append(index)
-    return out

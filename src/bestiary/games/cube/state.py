@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bestiary.core import state_format
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.chance import ShuffleSource
 from bestiary.core.errors import StateFormatError
@@ -429,16 +430,10 @@ class _StateReader:
 
     # -- field readers --------------------------------------------------------------------------
     def pick(self, key: str, allowed: Sequence[str]) -> str:
-        value = self.raw[key]
-        if value not in allowed:
-            raise StateFormatError(f"'{key}' must be one of {', '.join(allowed)}, not {value!r}")
-        return str(value)
+        return state_format.pick(self.raw, key, allowed)
 
     def integer(self, key: str, low: int, high: int) -> int:
-        value = self.raw[key]
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise StateFormatError(f"'{key}' must be an integer from {low} to {high}, not {value!r}")
-        return value
+        return state_format.integer(self.raw, key, low, high)
 
     def per_player(self, key: str) -> list[Any]:
         value = self.raw[key]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
+from bestiary.core.state_format import card_indices
 from bestiary.games.lungo import rules
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, Word
 from bestiary.games.lungo.view import card_view
@@ -350,15 +351,18 @@ class LungoState(State):
             if getattr(state, key) >= n:
                 raise StateFormatError(f"'{key}' must be a seat below {n}")
         seen: set[int] = set()
-        state.pile = sorted(_cards(game, raw["pile"], "pile", seen))
-        state.discard = _cards(game, raw["discard"], "discard", seen)
-        state.hands = _per_player(raw, "hands", n, lambda v, where: _cards(game, v, where, seen))
-        state.afflictions = _per_player(raw, "in_front", n, lambda v, where: _cards(game, v, where, seen))
-        state.choices = _per_player(raw, "choices", n, lambda v, where: _cards(game, v, where, seen))
-        state.central = _cards(game, raw["central"], "central", seen)
+        state.pile = sorted(card_indices(game.index_of, raw["pile"], "pile", seen))
+        state.discard = card_indices(game.index_of, raw["discard"], "discard", seen)
+        def cards(ids: Any, where: str) -> list[int]:
+            return card_indices(game.index_of, ids, where, seen)
+
+        state.hands = _per_player(raw, "hands", n, cards)
+        state.afflictions = _per_player(raw, "in_front", n, cards)
+        state.choices = _per_player(raw, "choices", n, cards)
+        state.central = card_indices(game.index_of, raw["central"], "central", seen)
         for key in CARD_FIELDS:
             value = raw[key]
-            setattr(state, key, -1 if value is None else _cards(game, [value], key, seen)[0])
+            setattr(state, key, -1 if value is None else card_indices(game.index_of, [value], key, seen)[0])
         if len(seen) != len(game.cards):
             missing = [game.ids[c] for c in range(len(game.cards)) if c not in seen]
             raise StateFormatError(f"every card must be somewhere exactly once; missing: {', '.join(missing[:5])}")
@@ -405,18 +409,3 @@ def _goal(game: CreaturesOfLungo, goal_id: Any, seen: set[int]) -> int:
         raise StateFormatError(f"goal {goal_id!r} is unknown or dealt twice")
     seen.add(index)
     return index
-
-
-def _cards(game: CreaturesOfLungo, ids: Any, where: str, seen: set[int]) -> list[int]:
-    if not isinstance(ids, list):
-        raise StateFormatError(f"'{where}' must be a list of card ids")
-    out = []
-    for card_id in ids:
-        index = game.index_of.get(card_id) if isinstance(card_id, str) else None
-        if index is None:
-            raise StateFormatError(f"'{where}': no card with id {card_id!r}")
-        if index in seen:
-            raise StateFormatError(f"'{where}': card {card_id} appears twice in the state")
-        seen.add(index)
-        out.append(index)
-    return out
