@@ -1,4 +1,4 @@
-"""The games the adapter tests run on: every shipped game that has an observation tensor, at every standard
+"""The games the adapter tests run on: every shipped game (each has an observation tensor), at every standard
 player count, and the toy game of
 hidden_bid.py (simultaneous bids, hidden cards, a response window, a race)."""
 

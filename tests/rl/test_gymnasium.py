@@ -93,3 +93,12 @@ def test_illegal_action_ends_the_episode_or_raises_and_changes_nothing() -> None
     with pytest.raises(IllegalActionError):
         strict.step(illegal)
     assert strict.game_state.to_json() == before
+
+
+def test_reset_deals_again_when_the_game_ends_before_the_learner_is_asked() -> None:
+    # Seed 123: the heuristic seats win the first token race, which decides the game, before P5 is asked.
+    env = BestiaryEnv(make_game("creatures-of-lungo", 5), opponents=["heuristic"], seat=4)
+    observation, info = env.reset(seed=123)
+    assert np.array_equal(observation, env.game_state.observation_tensor(4))
+    assert not env.game_state.is_terminal()
+    assert env.game_state.players_to_act()[0] == 4 and info["action_mask"].any()

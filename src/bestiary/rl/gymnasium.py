@@ -26,6 +26,8 @@ require("gymnasium")
 import gymnasium  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
+DEALS_BEFORE_GIVING_UP = 100
+
 IllegalActionRule = Literal["end", "raise"]
 
 
@@ -64,10 +66,17 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(2**63 - 1))
-        self._rng = random.Random(game_seed)
-        self.game_state = self.game.new_initial_state(seed=game_seed)
-        self._play_others()
+        # A game can end before the learner is ever asked (in Creatures of Lungo the other seats may win
+        # the token race that decides it); such a game is no episode, so the next seed is dealt instead.
+        for _ in range(DEALS_BEFORE_GIVING_UP):
+            game_seed = int(self.np_random.integers(2**63 - 1))
+            self._rng = random.Random(game_seed)
+            self.game_state = self.game.new_initial_state(seed=game_seed)
+            self._play_others()
+            if not self.game_state.is_terminal():
+                break
+        else:
+            raise RuntimeError(f"{DEALS_BEFORE_GIVING_UP} games in a row ended before seat {self.seat} was asked")
         self._learner_return = self.game_state.returns()[self.seat]
         return self._observation(), self._info()
 

@@ -12,7 +12,7 @@ from bestiary.core.cards import CardSet
 from bestiary.core.effects import Effect
 from bestiary.core.errors import OptionError, StateFormatError
 from bestiary.core.registry import register_game
-from bestiary.games.crits import view
+from bestiary.games.crits import tensor, view
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
 from bestiary.games.crits.armies import Army, ArmyError, read_army
 from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards
@@ -242,6 +242,9 @@ class CritsCreatures(Game):
         equipped = ", ".join(f"{names[checked.items[i]]} on {names[checked.creatures[c]]}" for i, c in checked.equips)
         return (f"{checked.name}: Titan {names[checked.titan]}, King {king}, {len(checked.creatures)} creatures, "
                 f"{len(checked.items)} items" + (f"; equipped: {equipped}" if equipped else ""))
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return tensor.tensor_shape(self)
 
     def heuristic_policy(self) -> CritsHeuristic:
         if self._heuristic is None:

@@ -10,10 +10,12 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
 from bestiary.core.state_format import integer, pick
-from bestiary.games.crits import rules
+from bestiary.games.crits import rules, tensor
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
 from bestiary.games.crits.cards import dice_text
 from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE
@@ -426,6 +428,9 @@ class CritsState(State):
             "winner": None if self.phase != rules.OVER else (None if self.winner == rules.DRAW else self.winner),
             "reason": self.reason,
         }
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        return tensor.encode(self.game, self.observation(player), player)
 
     def determinize(self, player: int, rng: random.Random) -> CritsState:
         # The only hidden thing: which Split Second cards the other player holds off the board.

@@ -12,7 +12,7 @@ from bestiary.core.cards import CardSet
 from bestiary.core.effects import Effect
 from bestiary.core.errors import StateFormatError
 from bestiary.core.registry import register_game
-from bestiary.games.cube import flow, rules, view
+from bestiary.games.cube import flow, rules, tensor, view
 from bestiary.games.cube.actions import (
     Attach,
     Attack,
@@ -144,6 +144,9 @@ class CubeCreatures(Game):
 
     def render(self, observation: JSON) -> str:
         return view.render(observation)
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return tensor.tensor_shape(self)
 
     def heuristic_policy(self) -> CubeHeuristic:
         if self._heuristic is None:

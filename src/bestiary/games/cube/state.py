@@ -6,11 +6,13 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from bestiary.core import state_format
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.chance import ShuffleSource
 from bestiary.core.errors import StateFormatError
-from bestiary.games.cube import flow, rules
+from bestiary.games.cube import flow, rules, tensor
 from bestiary.games.cube.actions import (
     Attach,
     Attack,
@@ -230,6 +232,9 @@ class CubeState(State):
                 "text": source.power if power else source.text, "effect": effect.to_dict() if effect else None,
                 "target": None if self.pending_target == NO_CARD else game.ids[self.pending_target],
                 "cancelled": self.cancelled}
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        return tensor.encode(self.game, self.observation(player), player)
 
     def determinize(self, player: int, rng: random.Random) -> CubeState:
         # CUBE-60: the other hands and the deck are one pool of cards `player` cannot see; deal it afresh,

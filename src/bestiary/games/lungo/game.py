@@ -12,7 +12,7 @@ from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions
 from bestiary.core.cards import CardSet
 from bestiary.core.errors import StateFormatError
 from bestiary.core.registry import register_game
-from bestiary.games.lungo import rules, view
+from bestiary.games.lungo import rules, tensor, view
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, Word
 from bestiary.games.lungo.cards import ELEMENTS, SPECIES, STARTER_CARDS, LungoCard, Requirement, load_lungo_cards
 from bestiary.games.lungo.heuristic import LungoHeuristic
@@ -137,6 +137,9 @@ class CreaturesOfLungo(Game):
 
     def render(self, observation: JSON) -> str:
         return view.render(observation)
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return tensor.tensor_shape(self)
 
     def heuristic_policy(self) -> LungoHeuristic:
         if self._heuristic is None:

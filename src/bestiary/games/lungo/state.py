@@ -6,10 +6,12 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
 from bestiary.core.state_format import card_indices
-from bestiary.games.lungo import rules
+from bestiary.games.lungo import rules, tensor
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, Word
 from bestiary.games.lungo.view import card_view
 
@@ -252,6 +254,9 @@ class LungoState(State):
                 "in_swat": list(self.in_swat), "placer": None if self.placer < 0 else self.placer},
             "returns": self.returns() if self.phase == rules.OVER else None,
         }
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        return tensor.encode(self.game, self.observation(player), player)
 
     def determinize(self, player: int, rng: random.Random) -> LungoState:
         """Resample what `player` cannot see: other hands, face-down battle cards, the pile, other goals."""

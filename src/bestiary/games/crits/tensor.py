@@ -1,0 +1,153 @@
+"""Crit's Creatures' observation tensor: `observation(player)` as fixed-shape float32 numbers.
+
+It is built from the observation dict alone, so it can hold nothing the player may not see (CRITS-46: the
+other side's Split Second cards held off the board show only as a count). Sides are counted from the
+viewer (0 = the viewer, 1 = the other player) and the board is turned to face the viewer, so one policy
+serves both seats. Fields, in order (docs/rl.md describes each): phase, progress, sides, combat, pieces,
+board.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from bestiary.core.api import JSON
+from bestiary.games.crits import rules
+
+if TYPE_CHECKING:
+    from bestiary.games.crits.game import CritsCreatures
+
+# The tensor's own orders, fixed so that a trained policy keeps its meaning if the state's order changes.
+PHASES = (rules.PLACE, rules.FIRST_ROLL, rules.TURN, rules.AIM, rules.TARGET, rules.RAISE, rules.RESPOND,
+          rules.ROLL, rules.COUNTER, rules.OVER)
+SIDE_NUMBERS = ("to_move", "to_act", "winner", "has_king", "kingless_turns", "reserve", "first_roll")
+COMBAT_NUMBERS = ("under_way", "counter", "attack_stage", "defence_stage", "dice", "rolled", "rolled_total",
+                  "to_roll", "to_roll_sides", "attack_total")
+WHERE = rules.PLACES
+KINDS = ("titan", "creature", "item")
+PIECE_STATS = ("visible", "own", "on_tile", "x", "y", "move", "attack_dice", "attack_die", "defence_dice",
+               "defence_die", "range", "royal", "attack_bonus", "defence_bonus", "holds_item", "held", "moved",
+               "used", "turns_left", "king", "attacker", "target", "declared_attacker", "declared_target",
+               "next_to_place")
+BOARD_PLANES = ("own_piece", "other_piece", "own_crown", "other_crown", "aimed")
+# Scales that keep the starter set's numbers within [0, 1]: at most 5 dice of up to 20 sides, 10 steps.
+COUNT_SCALE, DIE_SCALE, STEP_SCALE, TOTAL_SCALE = 5.0, 20.0, 10.0, 100.0
+FIRST_ROLL_SCALE = 20.0
+
+
+def piece_width(game: CritsCreatures) -> int:
+    return len(PIECE_STATS) + len(WHERE) + len(KINDS) + len(game.cards)
+
+
+def pieces_per_side(game: CritsCreatures) -> int:
+    return len(game.start_cards) // 2  # each army: its Titan, creatures and items
+
+
+def field_sizes(game: CritsCreatures) -> list[tuple[str, int]]:
+    return [("phase", len(PHASES)), ("progress", 4), ("sides", 2 * len(SIDE_NUMBERS)),
+            ("combat", len(COMBAT_NUMBERS)), ("pieces", 2 * pieces_per_side(game) * piece_width(game)),
+            ("board", len(BOARD_PLANES) * game.tiles)]
+
+
+def tensor_shape(game: CritsCreatures) -> tuple[int, ...]:
+    return (sum(size for _, size in field_sizes(game)),)
+
+
+def split_fields(game: CritsCreatures, values: np.ndarray) -> dict[str, np.ndarray]:
+    """Views of a tensor's fields by name (writing to a view writes to the tensor)."""
+    fields: dict[str, np.ndarray] = {}
+    start = 0
+    for name, size in field_sizes(game):
+        fields[name] = values[start:start + size]
+        start += size
+    return fields
+
+
+def facing(game: CritsCreatures, tile_name: str, viewer: int) -> int:
+    """The tile as the viewer sees it: P2 sits at the far edge, so their board is turned half round."""
+    tile = game.tile_index[tile_name]
+    return tile if viewer == 0 else game.tiles - 1 - tile
+
+
+def encode(game: CritsCreatures, observation: JSON, viewer: int) -> np.ndarray:
+    out = np.zeros(tensor_shape(game), dtype=np.float32)
+    fields = split_fields(game, out)
+    o = observation
+    per_side = pieces_per_side(game)
+
+    def slot(piece: int) -> int:  # the viewer's pieces first
+        return (piece - viewer * per_side) % (2 * per_side)
+
+    fields["phase"][PHASES.index(o["phase"])] = 1.0
+    fields["progress"][:] = ((o["turn"] - 1) / o["turn_limit"], o["moves_made"] / rules.MOVES_PER_TURN,
+                             float(o["attacked"]), float(o["counter_used"]))
+    sides = fields["sides"].reshape(len(SIDE_NUMBERS), 2)
+    for side in range(2):
+        relative = (side - viewer) % 2
+        sides[:, relative] = (float(o["player"] == side and o["phase"] != rules.OVER), float(side in o["to_act"]),
+                              float(o["winner"] == side), float(o["kings"][side] is not None),
+                              o["kingless"][side] / rules.KINGLESS_TURNS_TO_LOSE,
+                              o["reserve"][side] / per_side,
+                              max(o["first_rolls"][side], 0) / FIRST_ROLL_SCALE)
+    combat = o["combat"]
+    if combat is not None:
+        fields["combat"][:] = (1.0, float(combat["counter"]), float(combat["stage"] == "attack"),
+                               float(combat["stage"] == "defence"), combat["dice"] / COUNT_SCALE,
+                               len(combat["rolled"]) / COUNT_SCALE, sum(combat["rolled"]) / TOTAL_SCALE,
+                               len(combat["to_roll"]) / COUNT_SCALE, sum(combat["to_roll"]) / TOTAL_SCALE,
+                               (combat["attack_total"] or 0) / TOTAL_SCALE)
+
+    width = piece_width(game)
+    pieces = fields["pieces"].reshape(2 * per_side, width)
+    board = fields["board"].reshape(len(BOARD_PLANES), game.tiles)
+    where_at, kind_at = len(PIECE_STATS), len(PIECE_STATS) + len(WHERE)
+    card_at = kind_at + len(KINDS)
+    stat = {name: i for i, name in enumerate(PIECE_STATS)}
+    kings = set(k for k in o["kings"] if k is not None)
+    declared = [(attacker, target) for attacker, target, _ in o["declared"]]
+    for piece in o["pieces"]:
+        row = pieces[slot(piece["piece"])]
+        own = piece["side"] == viewer
+        row[stat["visible"]] = 1.0
+        row[stat["own"]] = float(own)
+        row[where_at + WHERE.index(piece["where"])] = 1.0
+        row[kind_at + KINDS.index(piece["kind"])] = 1.0
+        row[card_at + game.card_index[piece["id"]]] = 1.0
+        if piece["tile"] is not None:
+            tile = facing(game, piece["tile"], viewer)
+            row[stat["on_tile"]] = 1.0
+            row[stat["x"]] = (tile % game.width) / (game.width - 1)
+            row[stat["y"]] = (tile // game.width) / (game.length - 1)
+            if piece["where"] == "board":
+                board[0 if own else 1, tile] = 1.0
+        if piece["kind"] == "item":
+            row[stat["attack_bonus"]] = piece["attack_bonus"] / STEP_SCALE
+            row[stat["defence_bonus"]] = piece["defence_bonus"] / STEP_SCALE
+            row[stat["held"]] = float(piece["holder"] is not None)
+        else:
+            card = game.cards[game.card_index[piece["id"]]]
+            row[stat["move"]] = piece["move"] / STEP_SCALE
+            row[stat["attack_dice"]] = len(card.attack_dice) / COUNT_SCALE
+            row[stat["attack_die"]] = (card.attack_dice[0] if card.attack_dice else 0) / DIE_SCALE
+            row[stat["defence_dice"]] = len(card.defence_dice) / COUNT_SCALE
+            row[stat["defence_die"]] = (card.defence_dice[0] if card.defence_dice else 0) / DIE_SCALE
+            row[stat["range"]] = piece["range"] / STEP_SCALE
+            row[stat["royal"]] = float(piece["royal"])
+            row[stat["holds_item"]] = float(piece["item"] is not None)
+            row[stat["moved"]] = float(piece["moved"])
+        row[stat["used"]] = float(piece["used"])
+        row[stat["turns_left"]] = piece.get("turns_left", 0) / STEP_SCALE
+        row[stat["king"]] = float(piece["piece"] in kings)
+        row[stat["attacker"]] = float(combat is not None and combat["attacker"] == piece["piece"])
+        row[stat["target"]] = float(combat is not None and combat["target"] == piece["piece"])
+        row[stat["declared_attacker"]] = float(any(a == piece["piece"] for a, _ in declared))
+        row[stat["declared_target"]] = float(any(t == piece["piece"] for _, t in declared))
+        row[stat["next_to_place"]] = float(o["next_to_place"] == piece["piece"])
+    for side, crown in enumerate(o["crowns"]):
+        if crown is not None:
+            board[2 if side == viewer else 3, facing(game, crown, viewer)] = 1.0
+    for aim in o["aims"]:
+        board[4, facing(game, aim, viewer)] = 1.0
+    return out
