@@ -145,3 +145,13 @@ def test_registered_game_loads_by_name_with_options() -> None:
     assert game.get_parameters()["players"] == 3
     assert game.new_initial_state().is_chance_node()  # chance picks the first player
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)  # reloads the game by name
+
+
+def test_ismcts_bot_plays_a_shipped_hidden_card_game() -> None:
+    """Cube Creatures hides hands and the deck: OpenSpiel's IS-MCTS plays a whole game of it."""
+    game = spiel_game("cube-creatures", 2)
+    rng = np.random.RandomState(2)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=3,
+                           random_state=rng)
+    returns = play_with_bot(game, bot, seed=0)  # every IS-MCTS move is checked legal on the way
+    assert sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
