@@ -22,7 +22,7 @@ function optionInput(name, spec) {
   const numeric = spec.type === "integer" || spec.type === "number";
   return el("label", {}, el("span", {}, label),
     el("input", { id, "data-option": name, type: numeric ? "number" : "text", value: spec.default ?? "",
-      min: spec.minimum, max: spec.maximum, step: spec.type === "integer" ? 1 : undefined }));
+      min: spec.minimum, max: spec.maximum, step: spec.type === "integer" ? 1 : "any" }));
 }
 
 function renderGame() {
