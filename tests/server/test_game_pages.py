@@ -76,6 +76,7 @@ def test_a_person_plays_cube_creatures_against_a_bot_on_a_phone(browser: playwri
     moves = play_by_preference(page, [".cube-attack", ".cube-card [data-action^='play ']",
                                       ".cube-card [data-action^='attach ']", "[data-action]"],
                                snapshots={".cube-card [data-action]": "cube-my-turn-phone",
+                                          ".cube-prompt [data-action]": "cube-my-reaction-phone",
                                           ".cube-prompt": "cube-reaction-phone", ".cube-die": "cube-roll-phone"})
     assert moves > 0
     shot(page, "cube-over-phone")
@@ -104,6 +105,7 @@ def test_a_person_plays_creatures_of_lungo_against_two_bots_on_a_phone(browser: 
                                       ".moves [data-action]", "[data-action]"],
                                snapshots={".lg-card [data-action]": "lungo-my-turn-phone",
                                           ".lg-battle": "lungo-battle-phone", ".lg-swat": "lungo-swat-phone",
+                                          ".lg-side:not(.lg-own) .lg-card:not(.lg-back)": "lungo-reveal-phone",
                                           ".lg-grab": "lungo-grab-phone"})
     assert moves > 0
     shot(page, "lungo-over-phone")

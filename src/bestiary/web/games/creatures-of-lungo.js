@@ -66,14 +66,15 @@ function battle(o, ctx, placed) {
     let shown;
     if (Array.isArray(choice)) {
       shown = choice.length ? el("div", { class: "lg-cards" }, choice.map((card) => cardFace(ctx, card)))
-        : el("span", { class: "muted" }, "nothing put down");
+        : el("span", { class: "muted" }, o.phase === "battle-choose" && seat === ctx.me
+          ? "put a creature down from your hand" : "nothing put down");
     } else {
       shown = el("div", { class: "lg-cards" }, Array.from({ length: choice.face_down }, () =>
         el("div", { class: "lg-card lg-back" }, el("div", { class: "lg-name" }, "face down"))),
       el("span", { class: "muted" }, choice.chosen ? "chosen" : "choosing…"));
     }
     const roll = b.rolling.includes(seat) ? el("span", { class: "lg-roll" }, `🎲 ${b.rolls[seat] || "–"}`) : null;
-    return el("div", { class: `lg-side${b.champion === seat ? " lg-champion" : ""}` },
+    return el("div", { class: `lg-side${b.champion === seat ? " lg-champion" : ""}${seat === ctx.me ? " lg-own" : ""}` },
       el("strong", {}, seatLabel(ctx, seat)), b.champion === seat ? " · wins the battle" : "", " ", roll, shown);
   });
   if (b.choices.some((c) => !Array.isArray(c) || c.length)) parts.push(el("div", { class: "lg-sides" }, sides));

@@ -135,10 +135,11 @@ function boardSvg(o, ctx, placed, info) {
   for (let row = 1; row <= length; row++) {
     labels.push(svg("text", { x: TILE / 2, y: y(row) + TILE / 2 + 4, class: "cr-label" }, row));
   }
-  const redLine = (row) => svg("line", { x1: TILE, x2: TILE * (width + 1), y1: y(row) + (flipped ? TILE : 0),
-    y2: y(row) + (flipped ? TILE : 0), class: "cr-red-line" });
+  // the red line runs between `row` and the row after it
+  const redLine = (row) => svg("line", { x1: TILE, x2: TILE * (width + 1), y1: y(flipped ? row + 1 : row),
+    y2: y(flipped ? row + 1 : row), class: "cr-red-line" });
   return svg("svg", { class: "cr-board", viewBox: `0 0 ${(width + 1) * TILE} ${length * TILE + 20}`, role: "img",
-    "aria-label": `the ${width} by ${length} board` }, tiles, labels, redLine(depth + 1), redLine(length - depth + 1));
+    "aria-label": `the ${width} by ${length} board` }, tiles, labels, redLine(depth), redLine(length - depth));
 }
 
 function tap(tile, here, origins, ctx) {
@@ -229,7 +230,8 @@ export function render(board, ctx) {
   board.append(...[
     el("div", { class: "cr-header" },
       el("h2", {}, `Turn ${Math.min(o.turn, o.turn_limit)} of ${o.turn_limit}`),
-      el("span", { class: "muted" }, `${ctx.seatName(o.player)} to play · ${o.moves_made} of 5 moves made${o.attacked ? " · attacked" : ""}`)),
+      o.phase === "over" ? null : el("span", { class: "muted" },
+        `${ctx.seatName(o.player)} to play · ${o.moves_made} of 5 moves made${o.attacked ? " · attacked" : ""}`)),
     over,
     hint && o.to_act.includes(ctx.me) ? el("p", { class: "cr-hint" }, hint) : null,
     otherMoves(ctx, placed),

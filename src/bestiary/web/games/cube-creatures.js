@@ -67,7 +67,7 @@ function battlefield(o, ctx, placed, owner) {
     : el("p", { class: "muted" }, "No creatures yet.")));
 }
 
-function situation(o, ctx) {
+function situation(o, ctx, placed) {
   const { el } = ctx;
   const parts = [];
   if (o.attack) {
@@ -86,10 +86,15 @@ function situation(o, ctx) {
   }
   if (o.window) {
     const mine = o.to_act.includes(ctx.me);
+    // the reactions are offered in the prompt itself: on a phone the hand may be out of sight
+    const reactions = mine ? (o.hand ?? []).filter((card) => ctx.view.legal_actions.includes(`react ${card.id}`))
+      .map((card) => moveButton(ctx, placed, `react ${card.id}`, `React: ${card.name}`)) : [];
+    const pass = mine && ctx.view.legal_actions.includes("pass") ? moveButton(ctx, placed, "pass", "Pass", "secondary") : null;
     parts.push(el("div", { class: "cube-prompt", role: "status" },
       el("strong", {}, mine ? `React to this ${o.window}? ` : `Reactions may answer this ${o.window}. `),
-      mine ? "Play a reaction card from your hand or pass." : `Waiting for ${o.to_act.map((s) => ctx.seatName(s)).join(", ")}.`,
-      " ", countdown(ctx, ctx.view.window?.closes_in)));
+      mine ? "Play a reaction card or pass." : `Waiting for ${o.to_act.map((s) => ctx.seatName(s)).join(", ")}.`,
+      " ", countdown(ctx, ctx.view.window?.closes_in),
+      reactions.length || pass ? el("div", { class: "actions" }, reactions, pass) : null));
   }
   if (o.last_roll) {
     parts.push(el("div", { class: "cube-roll" }, el("span", { class: "cube-die", "aria-hidden": "true" }, o.last_roll),
@@ -129,6 +134,7 @@ export function render(board, ctx) {
   const o = view.observation;
   const placed = new Set();
   const top = o.discard.length ? `, top: ${o.discard[o.discard.length - 1].name}` : "";
+  const prompt = situation(o, ctx, placed);
   const fields = o.battlefields.map((_, owner) => battlefield(o, ctx, placed, owner));
   const hand = o.hand === null ? null : el("section", { class: "cube-hand" },
     el("h3", {}, `Your hand (${o.hand.length})`),
@@ -138,7 +144,7 @@ export function render(board, ctx) {
     el("div", { class: "cube-header" },
       el("h2", {}, o.turn ? `Turn ${o.turn} of at most ${o.turn_limit}` : "Setting up"),
       el("span", { class: "muted" }, `First to ${o.win_at} defeated creatures wins · deck ${o.deck} · discard ${o.discard.length}${top}`)),
-    situation(o, ctx),
+    prompt,
     otherMoves(ctx, placed),
     ...fields,
     hand].filter(Boolean));
