@@ -10,7 +10,7 @@ import random
 import time
 
 from tests.server import test_browser
-from tests.server.test_browser import PHONE, playwright_api, shot, wait_for_update
+from tests.server.test_browser import ARTIFACTS, PHONE, playwright_api, shot, wait_for_update
 
 # the same module-scoped server and browser as the other browser tests
 base_url = test_browser.base_url
@@ -116,12 +116,14 @@ def test_a_person_plays_creatures_of_lungo_against_two_bots_on_a_phone(browser: 
 
 def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: playwright_api.Browser,
                                                                     base_url: str) -> None:
+    (ARTIFACTS / "crits-dice-desktop.png").unlink(missing_ok=True)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(10_000)
-    create_room_with_options(page, base_url, "crits-creatures", ["human", "bot:heuristic"], {"turn_limit": "8"})
+    create_room_with_options(page, base_url, "crits-creatures", ["human", "bot:heuristic"],
+                             {"length": "12", "turn_limit": "8"})
     page.wait_for_selector("svg.cr-board")
-    assert page.locator("svg.cr-board [data-tile]").count() == 10 * 30
+    assert page.locator("svg.cr-board [data-tile]").count() == 10 * 12
     assert page.locator(".cr-king, .cr-crown").count() >= 1  # each crown is worn by a King or lies on a tile
     # a piece's card shows on hover
     page.locator(".cr-piece").first.wait_for(state="attached")
@@ -130,12 +132,17 @@ def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: play
     assert page.locator(".cr-info .cr-card").count() == 1
     shot(page, "crits-start-desktop")
     chooser = random.Random(8)
-    moves, selections, tried = 0, 0, set()
+    moves, selections = 0, 0
+    tried: list[tuple[str | None, str | None]] = []  # pieces selected since the last update
     for _ in range(400):
         if "Game over" in page.inner_text("#turn"):
             break
         version = page.get_attribute("#board", "data-version")
-        tiles = page.locator(".cr-tile.cr-target[data-action], .cr-tile.cr-reach[data-action]")
+        if page.locator(".cr-combat").count() and not (ARTIFACTS / "crits-dice-desktop.png").exists():
+            shot(page, "crits-dice-desktop")
+        tiles = page.locator(".cr-tile.cr-target[data-action]")  # attack whenever possible
+        if not tiles.count():
+            tiles = page.locator(".cr-tile.cr-reach[data-action]")
         pieces = page.locator(".cr-tile.cr-can:not(.cr-selected)")
         buttons = page.locator(".moves [data-action]:enabled, .cr-info [data-action]:enabled")
         if tiles.count():
@@ -146,7 +153,7 @@ def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: play
             moves += 1
         elif pieces.count() and len(tried) < 3:
             tile = pieces.nth(chooser.randrange(pieces.count())).get_attribute("data-tile")
-            tried.add((version, tile))
+            tried.append((version, tile))
             page.click(f"[data-tile='{tile}']")
             page.wait_for_selector(f".cr-selected[data-tile='{tile}']")
             selections += 1
@@ -156,8 +163,9 @@ def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: play
             moves += 1
         else:
             time.sleep(0.02)  # the bot's turn
-        tried = {(v, t) for v, t in tried if v == page.get_attribute("#board", "data-version")}
+        tried = [(v, t) for v, t in tried if v == page.get_attribute("#board", "data-version")]
     else:
+        shot(page, "crits-unfinished-desktop")
         raise AssertionError("the game did not end through the UI")
     assert moves > 0 and selections > 0
     shot(page, "crits-over-desktop")

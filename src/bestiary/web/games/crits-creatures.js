@@ -75,8 +75,9 @@ function pieceCard(o, ctx, p) {
     el("ul", {}, lines.map((line) => el("li", {}, line))));
 }
 
-// Every legal action that concerns a tile, by what it does there.
-function tileActions(legal, origin) {
+// Every legal action that concerns a tile, by what it does there. Handing the crown on is offered only
+// once the King is selected, so that no stray tap gives it away.
+function tileActions(legal, origin, kingTile) {
   const onTile = new Map();
   const origins = new Set();
   const add = (tile, action, kind) => { if (!onTile.has(tile)) onTile.set(tile, { action, kind }); };
@@ -87,9 +88,17 @@ function tileActions(legal, origin) {
       if (words[1] === origin) add(words[2], action, words[0] === "attack" ? "cr-target" : "cr-reach");
     } else if (words[0] === "split" || words[0] === "use") origins.add(words[1]);
     else if (words[0] === "aim" || words[0] === "pincer") add(words[1], action, "cr-target");
-    else if (action.startsWith("drop crown ")) add(words[2], action, "cr-reach");
+    else if (action.startsWith("drop crown ") && kingTile) {
+      origins.add(kingTile);
+      if (origin === kingTile) add(words[2], action, "cr-drop");
+    }
   }
   return { onTile, origins };
+}
+
+function kingTile(o, side) {
+  const king = side === null ? undefined : o.pieces.find((p) => p.piece === o.kings[side]);
+  return king?.tile ?? null;
 }
 
 function boardSvg(o, ctx, placed, info) {
@@ -97,8 +106,9 @@ function boardSvg(o, ctx, placed, info) {
   const flipped = o.viewer === 1;  // each player sees their own edge at the bottom
   const x = (column) => (flipped ? width - 1 - column : column) * TILE + TILE;
   const y = (row) => (flipped ? row - 1 : length - row) * TILE;
-  const { onTile, origins } = tileActions(ctx.view.legal_actions, selected);
+  const { onTile, origins } = tileActions(ctx.view.legal_actions, selected, kingTile(o, ctx.me));
   const at = new Map(o.pieces.filter((p) => p.where === "board" || p.where === "dropped").map((p) => [p.tile, p]));
+  const fighting = new Set(o.combat ? [o.combat.attacker, o.combat.target] : []);
   const crowns = new Map(o.crowns.map((tile, side) => [tile, side]).filter(([tile]) => tile));
   const show = (p) => info.replaceChildren(pieceCard(o, ctx, p));
   const tiles = [];
@@ -109,7 +119,8 @@ function boardSvg(o, ctx, placed, info) {
       const piece = at.get(tile);
       const zone = row <= depth ? " cr-zone1" : row > length - depth ? " cr-zone2" : "";
       const classes = [`cr-tile${zone}`, here?.kind, origins.has(tile) ? "cr-can" : "", tile === selected ? "cr-selected" : "",
-        crowns.has(tile) ? "cr-crown-tile" : ""].filter(Boolean).join(" ");
+        crowns.has(tile) ? "cr-crown-tile" : "",
+        piece && fighting.has(piece.piece) ? "cr-fight" : ""].filter(Boolean).join(" ");
       if (here) placed.add(here.action);
       tiles.push(svg("rect", { x: x(column), y: y(row), width: TILE, height: TILE, class: classes, "data-tile": tile,
         "data-action": here?.action, onclick: () => tap(tile, here, origins, ctx), onmouseenter: piece ? () => show(piece) : null },
@@ -180,7 +191,7 @@ function combat(o, ctx) {
     parts.push(el("div", { class: "cr-combat" },
       el("strong", {}, `${c.counter ? "Counter-attack" : "Attack"}: ${a?.name ?? "?"} on ${t?.name ?? "?"}`),
       el("p", {}, `${c.stage === "attack" ? "Attack" : "Defence"} dice rolled so far: ${rolled}; still to roll: ${toRoll}.`),
-      c.attack_total !== null ? el("p", {}, `The attack totals ${c.attack_total}; the defence roll must beat it to hold.`) : null));
+      c.attack_total !== null ? el("p", {}, `The attack totals ${c.attack_total}; the defence roll is set against it.`) : null));
   }
   if (o.aims.length) parts.push(el("p", {}, `Dice aimed at: ${o.aims.join(", ")}`));
   return parts.length ? el("section", { class: "cr-dice" }, el("h3", {}, "Dice"), parts) : null;
@@ -207,20 +218,22 @@ export function render(board, ctx) {
   const o = view.observation;
   lastDraw = [board, ctx];
   const placed = new Set();
-  if (selected && !tileActions(view.legal_actions, null).origins.has(selected)) selected = null;
+  if (selected && !tileActions(view.legal_actions, null, kingTile(o, ctx.me)).origins.has(selected)) selected = null;
   const info = el("div", { class: "cr-info" }, el("p", { class: "muted" },
     "Hover over or tap a piece to see its card. Tap one of your pieces to see where it can go."));
   const chosen = selected && o.pieces.find((p) => p.tile === selected && p.where === "board");
   const pieceMoves = selected ? view.legal_actions.filter((a) => a === `use ${selected}` || a === `use ${selected} item` || a === `split ${selected}`) : [];
   if (chosen) {
-    info.replaceChildren(pieceCard(o, ctx, chosen),
-      pieceMoves.length ? el("div", { class: "actions" }, pieceMoves.map((a) =>
-        moveButton(ctx, placed, a, a.startsWith("split") ? "Split its dice" : a.endsWith("item") ? "Use its item" : "Use its effect"))) : null);
+    info.replaceChildren(pieceCard(o, ctx, chosen));
+    if (pieceMoves.length) {
+      info.append(el("div", { class: "actions" }, pieceMoves.map((a) =>
+        moveButton(ctx, placed, a, a.startsWith("split") ? "Split its dice" : a.endsWith("item") ? "Use its item" : "Use its effect"))));
+    }
   }
   const boardImage = boardSvg(o, ctx, placed, info);
   // a piece's moves, attacks and effects are offered on the board once it is selected, not as buttons
   for (const action of view.legal_actions) {
-    if (/^(move|attack) \S+ \S+$|^(use|split) /.test(action)) placed.add(action);
+    if (/^(move|attack) \S+ \S+$|^(use|split|drop crown) /.test(action)) placed.add(action);
   }
   const hint = o.next_to_place !== null
     ? `Choose a free tile behind your red line for ${o.pieces.find((p) => p.piece === o.next_to_place)?.name ?? "the next piece"}.`
@@ -238,5 +251,5 @@ export function render(board, ctx) {
     el("div", { class: "cr-layout" }, el("div", { class: "cr-board-wrap" }, boardImage),
       el("div", {}, info, combat(o, ctx), sides(o, ctx),
         el("p", { class: "muted cr-legend" }, "♛ on a tile: a fallen crown · i: a dropped item · red lines: the start zones. ",
-          "Green: where the selected piece can go · red: what it can attack or aim at.")))].filter(Boolean));
+          "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown.")))].filter(Boolean));
 }
