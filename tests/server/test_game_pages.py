@@ -7,7 +7,6 @@ the table shows what the page promises, and saves screenshots to artifacts/serve
 from __future__ import annotations
 
 import random
-import time
 
 from tests.server import test_browser
 from tests.server.test_browser import ARTIFACTS, PHONE, playwright_api, shot, wait_for_update
@@ -48,16 +47,14 @@ def play_by_preference(page: playwright_api.Page, preferences: list[str], limit:
                 del pending[selector]
         if "Game over" in page.inner_text("#turn"):
             return moves
+        version = page.get_attribute("#board", "data-version")
         for selector in preferences:
             buttons = page.locator(f"{selector}:enabled")
             if buttons.count():
-                version = page.get_attribute("#board", "data-version")
                 buttons.first.click()
-                wait_for_update(page, version)
                 moves += 1
                 break
-        else:
-            time.sleep(0.02)  # the bots' turn
+        wait_for_update(page, version)  # after a move of ours, or a bot's move, or a window's timer
     raise AssertionError("the game did not end through the UI")
 
 
@@ -162,7 +159,7 @@ def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: play
             wait_for_update(page, version)
             moves += 1
         else:
-            time.sleep(0.02)  # the bot's turn
+            wait_for_update(page, version)  # the bot's move
         tried = [(v, t) for v, t in tried if v == page.get_attribute("#board", "data-version")]
     else:
         shot(page, "crits-unfinished-desktop")
