@@ -53,7 +53,8 @@ function tokens(o, ctx, placed) {
     el("span", { class: "lg-token-row", "aria-label": `${o.tokens_left} tokens left` },
       Array.from({ length: o.tokens_left }, () => el("span", { class: "lg-token" }))),
     el("span", {}, `${o.tokens_left} token${o.tokens_left === 1 ? "" : "s"} left to grab`),
-    grab ? moveButton(ctx, placed, "grab token", "Grab a token!", "lg-grab") : null);
+    grab ? moveButton(ctx, placed, "grab token", "Grab a token!", "lg-grab") : null,
+    grab && o.decision === "race" ? countdown(ctx, ctx.view.window?.closes_in) : null);
 }
 
 function battle(o, ctx, placed) {
@@ -113,10 +114,11 @@ export function render(board, ctx) {
   const top = o.discard.length ? ` · discard top: ${o.discard[o.discard.length - 1].name}` : "";
   const pending = o.pending_card ? el("div", { class: "lg-pending" }, el("strong", {}, "Being played"),
     o.target !== null ? ` at ${ctx.seatName(o.target)}` : "", ": ", cardFace(ctx, o.pending_card)) : null;
+  // the races come first (the swat pile, then the tokens), above the plain moves such as pass
   const sections = [battle(o, ctx, placed), tokens(o, ctx, placed), players(o, ctx, placed), pending, hand(o, ctx, placed)];
   board.append(...[
     el("div", { class: "lg-header" },
       el("h2", {}, `Turn ${o.turn} of at most ${o.turn_limit}`),
       el("span", { class: "muted" }, `${ctx.seatName(o.active_player)}'s turn: ${PHASE_TEXT[o.phase] ?? o.phase} · draw pile ${o.draw_pile}${top}`)),
-    sections[0], otherMoves(ctx, placed), ...sections.slice(1)].filter(Boolean));
+    sections[0], sections[1], otherMoves(ctx, placed), ...sections.slice(2)].filter(Boolean));
 }
