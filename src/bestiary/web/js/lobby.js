@@ -21,8 +21,8 @@ function optionInput(name, spec) {
   }
   const numeric = spec.type === "integer" || spec.type === "number";
   return el("label", {}, el("span", {}, label),
-    el("input", { id, "data-option": name, type: numeric ? "number" : "text", value: spec.default ?? "",
-      min: spec.minimum, max: spec.maximum, step: spec.type === "integer" ? 1 : undefined }));
+    el("input", { id, "data-option": name, type: numeric ? "number" : "text", value: typeof spec.default === "object" && spec.default !== null ? JSON.stringify(spec.default) : spec.default ?? "",
+      min: spec.minimum, max: spec.maximum, step: spec.type === "integer" ? 1 : "any" }));
 }
 
 function renderGame() {

@@ -1,0 +1,255 @@
+// Crit's Creatures' table: the board as SVG (your edge at the bottom) with every piece, the crowns and
+// dropped items; a piece's card shows on hover or tap. Selecting a piece highlights the tiles it can
+// reach and the pieces it can attack; tapping one of those moves or attacks. Dice rolls are spelt out.
+import { moveButton, otherMoves, seatLabel } from "/js/table.js";
+
+export const handlesActions = true;
+
+const SVG = "http://www.w3.org/2000/svg";
+const TILE = 32;
+const SIDE_CLASS = ["cr-p1", "cr-p2"];
+const PHASE_HINTS = {
+  respond: "An attack is declared: before the dice, use an effect, deploy a Split Second card, or pass.",
+  counter: "The piece held: counter-attack with its full attack, or not.",
+  aim: "Choose a target for each attack die before any is rolled: tap a highlighted tile.",
+  target: "Choose the tile: tap a highlighted one.",
+  raise: "Choose the creature to bring back from the graveyard.",
+};
+
+let selected = null;  // the tile of the piece whose moves are shown; kept across updates while it can act
+let lastDraw = null;  // the board and context of the latest draw, to redraw on a selection
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const columnName = (column) => String.fromCharCode(65 + column);
+
+function shortName(name) {
+  const words = name.replaceAll("-", " ").split(/\s+/);
+  return words.length > 1 ? (words[0][0] + words[1][0]).toUpperCase() : words[0].slice(0, 2);
+}
+
+function diceText(dice) {
+  // "(2)D8" is two eight-sided dice
+  const match = /^\((\d+)\)D(\d+)$/.exec(dice);
+  if (!match) return dice;
+  const count = Number(match[1]);
+  return `${count === 1 ? "one" : count} ${match[2]}-sided ${count === 1 ? "die" : "dice"}`;
+}
+
+function pieceCard(o, ctx, p) {
+  const { el } = ctx;
+  const pieces = new Map(o.pieces.map((q) => [q.piece, q]));
+  const lines = [];
+  if (p.kind === "item") {
+    lines.push(`Item (${p.type}), defence ${p.item_def}`);
+    if (p.attack_bonus) lines.push(`+${p.attack_bonus} attack`);
+    if (p.defence_bonus) lines.push(`+${p.defence_bonus} block`);
+  } else {
+    lines.push(p.kind === "titan" ? "Titan" : `${p.type}${p.royal ? ", may wear the crown" : ""}`);
+    lines.push(`Move ${p.move} · range ${p.range}`);
+    lines.push(`Attack ${p.attack}: ${diceText(p.attack)}`);
+    lines.push(`Defence ${p.defence}: ${diceText(p.defence)}`);
+    if (p.item !== null && pieces.has(p.item)) lines.push(`Holds ${pieces.get(p.item).name}`);
+  }
+  for (const effect of p.effects) {
+    const detail = Object.entries(effect).filter(([key]) => key !== "keyword").map(([key, value]) => `${key} ${value}`);
+    lines.push(`Effect: ${effect.keyword}${detail.length ? ` (${detail.join(", ")})` : ""}${p.used ? ", used" : ""}`);
+  }
+  if (p.turns_left) lines.push(`${p.turns_left} turn(s) left`);
+  const king = o.kings.includes(p.piece);
+  return el("div", { class: `cr-card ${SIDE_CLASS[p.side]}`, "data-piece": p.piece },
+    el("div", { class: "cr-card-name" }, king ? "♛ " : "", p.name, king ? " · King" : ""),
+    el("div", { class: "muted" }, `${ctx.seatName(p.side)} · ${p.tile ?? p.where}${p.moved ? " · moved this turn" : ""}`),
+    el("ul", {}, lines.map((line) => el("li", {}, line))));
+}
+
+// Every legal action that concerns a tile, by what it does there. Handing the crown on is offered only
+// once the King is selected, so that no stray tap gives it away.
+function tileActions(legal, origin, kingTile) {
+  const onTile = new Map();
+  const origins = new Set();
+  const add = (tile, action, kind) => { if (!onTile.has(tile)) onTile.set(tile, { action, kind }); };
+  for (const action of legal) {
+    const words = action.split(" ");
+    if ((words[0] === "move" || words[0] === "attack") && words.length === 3) {
+      origins.add(words[1]);
+      if (words[1] === origin) add(words[2], action, words[0] === "attack" ? "cr-target" : "cr-reach");
+    } else if (words[0] === "split" || words[0] === "use") origins.add(words[1]);
+    else if (words[0] === "aim" || words[0] === "pincer") add(words[1], action, "cr-target");
+    else if (action.startsWith("drop crown ") && kingTile) {
+      origins.add(kingTile);
+      if (origin === kingTile) add(words[2], action, "cr-drop");
+    }
+  }
+  return { onTile, origins };
+}
+
+function kingTile(o, side) {
+  const king = side === null ? undefined : o.pieces.find((p) => p.piece === o.kings[side]);
+  return king?.tile ?? null;
+}
+
+function boardSvg(o, ctx, placed, info) {
+  const { width, length, start_depth: depth } = o;
+  const flipped = o.viewer === 1;  // each player sees their own edge at the bottom
+  const x = (column) => (flipped ? width - 1 - column : column) * TILE + TILE;
+  const y = (row) => (flipped ? row - 1 : length - row) * TILE;
+  const { onTile, origins } = tileActions(ctx.view.legal_actions, selected, kingTile(o, ctx.me));
+  const at = new Map(o.pieces.filter((p) => p.where === "board" || p.where === "dropped").map((p) => [p.tile, p]));
+  const fighting = new Set(o.combat ? [o.combat.attacker, o.combat.target] : []);
+  const crowns = new Map(o.crowns.map((tile, side) => [tile, side]).filter(([tile]) => tile));
+  const show = (p) => info.replaceChildren(pieceCard(o, ctx, p));
+  const tiles = [];
+  for (let row = 1; row <= length; row++) {
+    for (let column = 0; column < width; column++) {
+      const tile = `${columnName(column)}${row}`;
+      const here = onTile.get(tile);
+      const piece = at.get(tile);
+      const zone = row <= depth ? " cr-zone1" : row > length - depth ? " cr-zone2" : "";
+      const classes = [`cr-tile${zone}`, here?.kind, origins.has(tile) ? "cr-can" : "", tile === selected ? "cr-selected" : "",
+        crowns.has(tile) ? "cr-crown-tile" : "",
+        piece && fighting.has(piece.piece) ? "cr-fight" : ""].filter(Boolean).join(" ");
+      if (here) placed.add(here.action);
+      tiles.push(svg("rect", { x: x(column), y: y(row), width: TILE, height: TILE, class: classes, "data-tile": tile,
+        "data-action": here?.action, onclick: () => tap(tile, here, origins, ctx), onmouseenter: piece ? () => show(piece) : null },
+      svg("title", {}, here ? `${tile}: ${here.action}` : tile)));
+      if (crowns.has(tile)) {
+        tiles.push(svg("text", { x: x(column) + TILE / 2, y: y(row) + TILE * 0.72, class: "cr-crown", "pointer-events": "none" }, "♛"));
+      }
+      if (piece) {
+        const king = o.kings.includes(piece.piece);
+        const item = piece.where === "dropped";
+        tiles.push(svg("g", { class: `cr-piece ${SIDE_CLASS[piece.side]}${king ? " cr-king" : ""}${item ? " cr-item" : ""}`,
+          "pointer-events": "none" },
+        item ? svg("rect", { x: x(column) + 8, y: y(row) + 8, width: TILE - 16, height: TILE - 16, rx: 3 })
+          : svg("circle", { cx: x(column) + TILE / 2, cy: y(row) + TILE / 2, r: TILE / 2 - 3 }),
+        svg("text", { x: x(column) + TILE / 2, y: y(row) + TILE / 2 + 4 }, item ? "i" : (king ? "♛" : shortName(piece.name)))));
+      }
+    }
+  }
+  const labels = [];
+  for (let column = 0; column < width; column++) {
+    labels.push(svg("text", { x: x(column) + TILE / 2, y: length * TILE + 14, class: "cr-label" }, columnName(column)));
+  }
+  for (let row = 1; row <= length; row++) {
+    labels.push(svg("text", { x: TILE / 2, y: y(row) + TILE / 2 + 4, class: "cr-label" }, row));
+  }
+  // the red line runs between `row` and the row after it
+  const redLine = (row) => svg("line", { x1: TILE, x2: TILE * (width + 1), y1: y(flipped ? row + 1 : row),
+    y2: y(flipped ? row + 1 : row), class: "cr-red-line" });
+  return svg("svg", { class: "cr-board", viewBox: `0 0 ${(width + 1) * TILE} ${length * TILE + 20}`, role: "img",
+    "aria-label": `the ${width} by ${length} board` }, tiles, labels, redLine(depth), redLine(length - depth));
+}
+
+function tap(tile, here, origins, ctx) {
+  if (here) {
+    selected = null;
+    ctx.act(here.action);
+    return;
+  }
+  selected = origins.has(tile) && tile !== selected ? tile : null;
+  redraw();
+}
+
+function redraw() {
+  if (!lastDraw) return;
+  const [board, ctx] = lastDraw;
+  board.replaceChildren();
+  render(board, ctx);
+}
+
+function combat(o, ctx) {
+  const { el } = ctx;
+  const pieces = new Map(o.pieces.map((p) => [p.piece, p]));
+  const parts = [];
+  if (o.first_rolls.some(Boolean) && o.turn <= 1) {
+    parts.push(el("p", {}, `Who goes first: ${o.first_rolls.map((r, s) => `${ctx.seatName(s)} rolled ${r || "–"}`).join(", ")}; the higher roll starts.`));
+  }
+  for (const [attacker, target, dice] of o.declared) {
+    const a = pieces.get(attacker);
+    const t = pieces.get(target);
+    if (a && t) parts.push(el("p", {}, `Declared: ${a.name} (${ctx.seatName(a.side)}) attacks ${t.name} with ${dice} ${dice === 1 ? "die" : "dice"}.`));
+  }
+  const c = o.combat;
+  if (c) {
+    const a = pieces.get(c.attacker);
+    const t = pieces.get(c.target);
+    const rolled = c.rolled.length ? c.rolled.join(" + ") : "none yet";
+    const toRoll = c.to_roll.length ? c.to_roll.map((sides) => `a ${sides}-sided die`).join(", ") : "nothing";
+    parts.push(el("div", { class: "cr-combat" },
+      el("strong", {}, `${c.counter ? "Counter-attack" : "Attack"}: ${a?.name ?? "?"} on ${t?.name ?? "?"}`),
+      el("p", {}, `${c.stage === "attack" ? "Attack" : "Defence"} dice rolled so far: ${rolled}; still to roll: ${toRoll}.`),
+      c.attack_total !== null ? el("p", {}, `The attack totals ${c.attack_total}; the defence roll is set against it.`) : null));
+  }
+  if (o.aims.length) parts.push(el("p", {}, `Dice aimed at: ${o.aims.join(", ")}`));
+  return parts.length ? el("section", { class: "cr-dice" }, el("h3", {}, "Dice"), parts) : null;
+}
+
+function sides(o, ctx) {
+  const { el } = ctx;
+  return el("div", { class: "cr-sides" }, [0, 1].map((side) => {
+    const king = o.kings[side] === null ? null : o.pieces.find((p) => p.piece === o.kings[side]);
+    const fallen = o.pieces.filter((p) => p.side === side && p.where === "graveyard").map((p) => p.name);
+    const held = o.pieces.filter((p) => p.side === side && p.where === "reserve").map((p) => p.name);
+    return el("section", { class: `cr-side ${SIDE_CLASS[side]}${side === o.player ? " cr-active" : ""}` },
+      el("h3", {}, seatLabel(ctx, side), side === o.player && o.phase !== "over" ? " · to play" : ""),
+      el("p", {}, king ? `♛ King: ${king.name} on ${king.tile ?? king.where}` : "No King: the crown lies on the board",
+        o.kingless[side] ? ` (${o.kingless[side]} turn${o.kingless[side] === 1 ? "" : "s"} without a King; the third loses)` : ""),
+      el("p", { class: "muted" }, `${o.reserve[side]} card${o.reserve[side] === 1 ? "" : "s"} held off the board`,
+        held.length ? `: ${held.join(", ")}` : ""),
+      fallen.length ? el("p", { class: "muted" }, `Graveyard: ${fallen.join(", ")}`) : null);
+  }));
+}
+
+export function render(board, ctx) {
+  const { el, view } = ctx;
+  const o = view.observation;
+  lastDraw = [board, ctx];
+  const placed = new Set();
+  if (selected && !tileActions(view.legal_actions, null, kingTile(o, ctx.me)).origins.has(selected)) selected = null;
+  const info = el("div", { class: "cr-info" }, el("p", { class: "muted" },
+    "Hover over or tap a piece to see its card. Tap one of your pieces to see where it can go."));
+  const chosen = selected && o.pieces.find((p) => p.tile === selected && p.where === "board");
+  const pieceMoves = selected ? view.legal_actions.filter((a) => a === `use ${selected}` || a === `use ${selected} item` || a === `split ${selected}`) : [];
+  if (chosen) {
+    info.replaceChildren(pieceCard(o, ctx, chosen));
+    if (pieceMoves.length) {
+      info.append(el("div", { class: "actions" }, pieceMoves.map((a) =>
+        moveButton(ctx, placed, a, a.startsWith("split") ? "Split its dice" : a.endsWith("item") ? "Use its item" : "Use its effect"))));
+    }
+  }
+  const boardImage = boardSvg(o, ctx, placed, info);
+  // a piece's moves, attacks and effects are offered on the board once it is selected, not as buttons
+  for (const action of view.legal_actions) {
+    if (/^(move|attack) \S+ \S+$|^(use|split|drop crown) /.test(action)) placed.add(action);
+  }
+  const hint = o.next_to_place !== null
+    ? `Choose a free tile behind your red line for ${o.pieces.find((p) => p.piece === o.next_to_place)?.name ?? "the next piece"}.`
+    : PHASE_HINTS[o.phase];
+  const over = o.phase === "over"
+    ? el("p", { class: "cr-final" }, `Game over: ${o.winner === null ? "a draw" : `${ctx.seatName(o.winner)} wins`} (${o.reason}).`) : null;
+  board.append(...[
+    el("div", { class: "cr-header" },
+      el("h2", {}, `Turn ${Math.min(o.turn, o.turn_limit)} of ${o.turn_limit}`),
+      o.phase === "over" ? null : el("span", { class: "muted" },
+        `${ctx.seatName(o.player)} to play · ${o.moves_made} of 5 moves made${o.attacked ? " · attacked" : ""}`)),
+    over,
+    hint && o.to_act.includes(ctx.me) ? el("p", { class: "cr-hint" }, hint) : null,
+    otherMoves(ctx, placed),
+    el("div", { class: "cr-layout" }, el("div", { class: "cr-board-wrap" }, boardImage),
+      el("div", {}, info, combat(o, ctx), sides(o, ctx),
+        el("p", { class: "muted cr-legend" }, "♛ on a tile: a fallen crown · i: a dropped item · red lines: the start zones. ",
+          "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown.")))].filter(Boolean));
+}

@@ -1,0 +1,33 @@
+// What the game pages share: move buttons bound to the server's legal action texts, the moves that no
+// part of a table offers (so every legal action stays reachable), and countdowns for response windows.
+
+export function moveButton(ctx, placed, action, label, cls = "") {
+  placed.add(action);
+  return ctx.el("button", { type: "button", class: cls, "data-action": action, title: action,
+    onclick: () => ctx.act(action) }, label);
+}
+
+export function otherMoves(ctx, placed, heading = "Your moves") {
+  const rest = ctx.view.legal_actions.filter((action) => !placed.has(action));
+  if (!rest.length) return null;
+  return ctx.el("div", { class: "moves" }, ctx.el("h3", {}, heading),
+    ctx.el("div", { class: "actions" }, rest.map((action) => moveButton(ctx, placed, action, action))));
+}
+
+// The server sends how many seconds a window has left; each page redraw restarts the count from it.
+export function countdown(ctx, seconds) {
+  if (seconds === null || seconds === undefined) return null;
+  return ctx.el("span", { class: "window-countdown", "data-deadline": performance.now() + seconds * 1000 },
+    `${Math.ceil(seconds)} s`);
+}
+
+setInterval(() => {
+  for (const counter of document.querySelectorAll(".window-countdown")) {
+    const left = Math.max(0, (Number(counter.dataset.deadline) - performance.now()) / 1000);
+    counter.textContent = `${Math.ceil(left)} s`;
+  }
+}, 250);
+
+export function seatLabel(ctx, seat) {
+  return ctx.seatName(seat) + (seat === ctx.me ? " (you)" : "");
+}
