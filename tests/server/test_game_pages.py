@@ -63,7 +63,7 @@ def test_a_person_plays_cube_creatures_against_a_bot_on_a_phone(browser: playwri
                                                                  base_url: str) -> None:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)  # a loaded CI machine may take a while
     create_room_with_options(page, base_url, "cube-creatures", ["human", "bot:heuristic"],
                              {"win_at": "2", "turn_limit": "30"})
     page.wait_for_selector(".cube-field[data-seat='1']")
@@ -89,7 +89,7 @@ def test_a_person_plays_creatures_of_lungo_against_two_bots_on_a_phone(browser: 
                                                                        base_url: str) -> None:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)  # a loaded CI machine may take a while
     create_room_with_options(page, base_url, "creatures-of-lungo", ["human", "bot:heuristic", "bot:random"],
                              {"turn_limit": "15"})
     page.wait_for_selector(".lg-goal")  # the secret goal is dealt to this seat alone
@@ -117,7 +117,7 @@ def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: play
     (ARTIFACTS / "crits-dice-desktop.png").unlink(missing_ok=True)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)  # a loaded CI machine may take a while
     create_room_with_options(page, base_url, "crits-creatures", ["human", "bot:heuristic"],
                              {"length": "12", "turn_limit": "8"})
     page.wait_for_selector("svg.cr-board")
@@ -153,14 +153,22 @@ def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: play
             tile = pieces.nth(chooser.randrange(pieces.count())).get_attribute("data-tile")
             tried.append((version, tile))
             page.click(f"[data-tile='{tile}']")
-            page.wait_for_selector(f".cr-selected[data-tile='{tile}']")
+            # selected, unless a bot's move redrew the board first
+            page.wait_for_function(
+                "([tile, v]) => document.querySelector(`.cr-selected[data-tile='${tile}']`)"
+                " || document.getElementById('board').dataset.version !== v", arg=[tile, version])
             selections += 1
         elif buttons.count():
             buttons.first.click()
             wait_for_update(page, version)
             moves += 1
         else:
-            wait_for_update(page, version)  # the bot's move
+            try:
+                page.wait_for_function("v => document.getElementById('board').dataset.version !== v",
+                                       arg=version, timeout=5_000)  # the bot's move
+            except playwright_api.TimeoutError:
+                tried = []  # still our move after three pieces without one: choose among the pieces again
+                continue
         tried = [(v, t) for v, t in tried if v == page.get_attribute("#board", "data-version")]
     else:
         shot(page, "crits-unfinished-desktop")
