@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
+from bestiary.core.tensors import layout_shape, split_layout
 from bestiary.games.crits import rules
 
 if TYPE_CHECKING:
@@ -52,17 +53,12 @@ def field_sizes(game: CritsCreatures) -> list[tuple[str, int]]:
 
 
 def tensor_shape(game: CritsCreatures) -> tuple[int, ...]:
-    return (sum(size for _, size in field_sizes(game)),)
+    return layout_shape(field_sizes(game))
 
 
 def split_fields(game: CritsCreatures, values: np.ndarray) -> dict[str, np.ndarray]:
     """Views of a tensor's fields by name (writing to a view writes to the tensor)."""
-    fields: dict[str, np.ndarray] = {}
-    start = 0
-    for name, size in field_sizes(game):
-        fields[name] = values[start:start + size]
-        start += size
-    return fields
+    return split_layout(field_sizes(game), values)
 
 
 def facing(game: CritsCreatures, tile_name: str, viewer: int) -> int:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
+from bestiary.core.tensors import layout_shape, split_layout
 from bestiary.games.lungo import rules
 
 if TYPE_CHECKING:
@@ -42,17 +43,12 @@ def field_sizes(game: CreaturesOfLungo) -> list[tuple[str, int]]:
 
 
 def tensor_shape(game: CreaturesOfLungo) -> tuple[int, ...]:
-    return (sum(size for _, size in field_sizes(game)),)
+    return layout_shape(field_sizes(game))
 
 
 def split_fields(game: CreaturesOfLungo, values: np.ndarray) -> dict[str, np.ndarray]:
     """Views of a tensor's fields by name (writing to a view writes to the tensor)."""
-    fields: dict[str, np.ndarray] = {}
-    start = 0
-    for name, size in field_sizes(game):
-        fields[name] = values[start:start + size]
-        start += size
-    return fields
+    return split_layout(field_sizes(game), values)
 
 
 def encode(game: CreaturesOfLungo, observation: JSON, viewer: int) -> np.ndarray:
