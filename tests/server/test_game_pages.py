@@ -52,10 +52,17 @@ def play_by_preference(page: playwright_api.Page, preferences: list[str], limit:
         for selector in preferences:
             buttons = page.locator(f"{selector}:enabled")
             if buttons.count():
-                buttons.first.click()
+                try:
+                    buttons.first.click(timeout=5_000)
+                except playwright_api.Error:  # a bot's move redrew the page under the pointer: look again
+                    break
                 moves += 1
                 break
-        wait_for_update(page, version)  # after a move of ours, or a bot's move, or a window's timer
+        try:  # after a move of ours, or a bot's move, or a window's timer
+            page.wait_for_function("v => document.getElementById('board').dataset.version !== v",
+                                   arg=version, timeout=10_000)
+        except playwright_api.TimeoutError:
+            continue  # nothing changed: look at the page again
     raise AssertionError("the game did not end through the UI")
 
 

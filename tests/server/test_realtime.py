@@ -12,6 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from bestiary.server.rooms import Settings
 from tests.server.conftest import auth, create_room, join, move, view
 
 
@@ -219,3 +220,24 @@ def test_a_player_who_leaves_mid_game_sees_no_more_than_a_spectator(client: Test
         assert after["room"]["seats"][1]["kind"] == "bot"
         ws.send_json({"type": "move", "action": "ring", "version": after["version"]})
         assert receive_until(ws, "error")["error"] == "bad-token"
+
+
+def seat_kinds(client: TestClient, code: str) -> list[str]:
+    return [seat["kind"] for seat in view(client, code, None)["room"]["seats"]]
+
+
+def test_a_seat_left_without_a_connection_past_the_grace_period_goes_to_a_bot(server, sqlite_url: str) -> None:
+    with server(sqlite_url, Settings(bot_delay=0.0, reaction_scale=0.0, disconnect_grace=0.3)) as client:
+        code, tokens = duel(client)
+        for seat in (1, 2):  # both drop their connection
+            with client.websocket_connect(f"/api/rooms/{code}/ws") as ws:
+                hello(ws, tokens[seat])
+        with client.websocket_connect(f"/api/rooms/{code}/ws") as ws:  # seat 2 comes back in time
+            hello(ws, tokens[2])
+            deadline = time.monotonic() + 5
+            while seat_kinds(client, code)[1] != "bot":
+                assert time.monotonic() < deadline, "the abandoned seat was never handed over"
+                time.sleep(0.05)
+            time.sleep(0.5)  # well past the grace period, still connected
+            assert seat_kinds(client, code)[2] == "human"
+        assert move(client, code, tokens[1], "ring", view(client, code, None)["version"]).status_code == 403

@@ -18,6 +18,9 @@ def serve(
     ] = None,
     data_dir: Annotated[Path, typer.Option(help="where the SQLite database lives")] = DEFAULT_DATA,
     bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before an ordinary move")] = 0.5,
+    disconnect_grace: Annotated[float, typer.Option(
+        help="seconds a disconnected player's seat is held before a bot takes it over (0: hold it for ever)")
+    ] = 120.0,
 ) -> None:
     """Serve Bestiary online: open http://HOST:PORT in a browser to create a room and play."""
     try:
@@ -33,4 +36,5 @@ def serve(
         data_dir.mkdir(parents=True, exist_ok=True)
         database_url = f"sqlite:///{data_dir / 'bestiary.sqlite3'}"
     typer.echo(f"Bestiary on http://{host}:{port}/  (database: {database_url.split('@')[-1]})")
-    uvicorn.run(create_app(database_url, Settings(bot_delay=bot_delay)), host=host, port=port, log_level="info")
+    settings = Settings(bot_delay=bot_delay, disconnect_grace=disconnect_grace or None)
+    uvicorn.run(create_app(database_url, settings), host=host, port=port, log_level="info")

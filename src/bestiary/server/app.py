@@ -163,6 +163,8 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         finally:
             room.connections.discard(connection)
             writer.cancel()
+            if not any(other.seat == connection.seat for other in room.connections):
+                room.disconnected(connection.seat)
 
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app

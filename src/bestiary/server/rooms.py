@@ -79,6 +79,7 @@ class Connection:
 class Settings:
     bot_delay: float = 0.5  # seconds a bot waits before an ordinary move, so people can follow
     reaction_scale: float = 1.0  # multiplies each agent's race reaction time (0 in tests: instant)
+    disconnect_grace: float | None = 120.0  # seconds a disconnected player's seat is held; None: for ever
 
 
 class Room:
@@ -103,6 +104,7 @@ class Room:
         self.rng = random.Random(secrets.randbits(64))  # chance outcomes and bots; never predictable by a client
         self.agents: dict[int, Agent] = {s.seat: make_agent(s.agent or "random") for s in seats if s.kind == "bot"}
         self.timers: list[asyncio.Task[None]] = []
+        self.grace_timers: list[asyncio.Task[None]] = []  # apart from `timers`: a move must not cancel them
 
     # -- what anyone may see ------------------------------------------------------------------------
     @property
@@ -172,14 +174,37 @@ class Room:
                 seat.name = None
                 self.hub.store.update_seat(self.code, seat_number, token_hash=None, name=None)
             elif self.status == "playing":
-                seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", None
-                self.agents[seat_number] = make_agent("heuristic")
-                self.hub.store.update_seat(self.code, seat_number, kind="bot", agent="heuristic", token_hash=None)
-            for connection in self.connections:  # whoever left watches from now on, like any spectator
-                if connection.seat == seat_number:
-                    connection.seat = None
-                    connection.events_seen = 0  # a spectator's log is another list: send it whole
+                self.hand_to_bot(seat_number)
             self.changed()
+
+    def hand_to_bot(self, seat_number: int) -> None:
+        """A heuristic bot plays the seat to the end; its old token no longer acts."""
+        seat = self.seats[seat_number]
+        seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", None
+        self.agents[seat_number] = make_agent("heuristic")
+        self.hub.store.update_seat(self.code, seat_number, kind="bot", agent="heuristic", token_hash=None)
+        for connection in self.connections:  # whoever left watches from now on, like any spectator
+            if connection.seat == seat_number:
+                connection.seat = None
+                connection.events_seen = 0  # a spectator's log is another list: send it whole
+
+    def disconnected(self, seat_number: int | None) -> None:
+        """A seat's last connection closed: hold the seat for the grace period, then hand it to a bot."""
+        grace = self.hub.settings.disconnect_grace
+        if seat_number is None or grace is None or self.status != "playing":
+            return
+
+        async def hand_over_if_still_gone() -> None:
+            await asyncio.sleep(grace)
+            async with self.lock:
+                seat = self.seats[seat_number]
+                back = any(c.seat == seat_number for c in self.connections)
+                if self.status == "playing" and seat.kind == "human" and seat.token_hash and not back:
+                    log.info("room %s: seat %d gone for %ss, a bot takes over", self.code, seat_number, grace)
+                    self.hand_to_bot(seat_number)
+                    self.changed()
+
+        self.grace_timers.append(asyncio.get_running_loop().create_task(hand_over_if_still_gone()))
 
     async def chat(self, token: str | None, text: str) -> None:
         async with self.lock:
@@ -341,9 +366,10 @@ class Room:
         connection.outbox.put_nowait(message.model_dump(mode="json"))
 
     def close(self) -> None:
-        for timer in self.timers:
+        for timer in self.timers + self.grace_timers:
             timer.cancel()
         self.timers = []
+        self.grace_timers = []
 
     def replay_view(self, seat: int | None, step: int) -> protocol.ReplayView:
         history = self.state.history()
