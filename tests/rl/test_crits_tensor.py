@@ -11,8 +11,10 @@ import bestiary
 from bestiary.core.api import CHANCE
 from bestiary.core.conformance import random_step
 from bestiary.games.crits import rules, tensor
+from tests.rl.tensor_checks import checked_tensor
 
 STATS = {name: i for i, name in enumerate(tensor.PIECE_STATS)}
+
 
 
 def piece_rows(game, values: np.ndarray) -> np.ndarray:
@@ -28,14 +30,7 @@ def test_every_step_encodes_the_observation_field_by_field(options: dict, seed: 
     state = game.new_initial_state(seed=seed)
     while True:
         for viewer in range(2):
-            values = state.observation_tensor(viewer)
-            assert values.dtype == np.float32
-            assert values.shape == game.observation_tensor_shape()
-            assert np.isfinite(values).all()
-            assert np.array_equal(state.determinize(viewer, rng).observation_tensor(viewer), values)
-            o = state.observation(viewer)
-            f = tensor.split_fields(game, values)
-            assert tensor.PHASES[int(np.argmax(f["phase"]))] == o["phase"] and f["phase"].sum() == 1
+            values, o, f = checked_tensor(state, viewer, rng, tensor)
             rows = piece_rows(game, values)
             assert rows[:, STATS["visible"]].sum() == len(o["pieces"])
             assert (rows[:16, STATS["own"]] == rows[:16, STATS["visible"]]).all()  # the viewer's pieces first

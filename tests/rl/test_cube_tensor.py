@@ -11,6 +11,7 @@ import bestiary
 from bestiary.core.api import CHANCE
 from bestiary.core.conformance import random_step
 from bestiary.games.cube import tensor
+from tests.rl.tensor_checks import checked_tensor
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -23,14 +24,7 @@ def test_every_step_encodes_the_observation_field_by_field(players: int) -> None
     state = game.new_initial_state(seed=players)
     while True:
         for viewer in range(players):
-            values = state.observation_tensor(viewer)
-            assert values.dtype == np.float32
-            assert values.shape == game.observation_tensor_shape()
-            assert np.isfinite(values).all()
-            assert np.array_equal(state.determinize(viewer, rng).observation_tensor(viewer), values)
-            o = state.observation(viewer)
-            f = tensor.split_fields(game, values)
-            assert tensor.PHASES[int(np.argmax(f["phase"]))] == o["phase"] and f["phase"].sum() == 1
+            _, o, f = checked_tensor(state, viewer, rng, tensor)
             places = f["card_places"].reshape(cards, 4 + 2 * players)
             assert (places.sum(axis=1) == 1).all()  # each card is in exactly one place
             assert places[:, 1].sum() == len(o["hand"])
