@@ -34,6 +34,13 @@ BATTLE_RULES = EffectRegistry("creatures-of-lungo battles")
 WINNINGS = EffectRegistry("creatures-of-lungo winnings")
 
 
+
+def optional_one_of(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
+    """A card field that is absent or one of `allowed`."""
+    if value is not None and value not in allowed:
+        raise ValueError(f"{what + ' ' if what else ''}must be one of {', '.join(allowed)}, not '{value}'")
+    return value
+
 class Requirement(BaseModel):
     """One line of a goal: at least `count` cards in hand of this kind (and element or species)."""
 
@@ -47,16 +54,12 @@ class Requirement(BaseModel):
     @field_validator("element")
     @classmethod
     def _element(cls, value: str | None) -> str | None:
-        if value is not None and value not in ELEMENTS:
-            raise ValueError(f"element must be one of {', '.join(ELEMENTS)}, not '{value}'")
-        return value
+        return optional_one_of(value, ELEMENTS, "element")
 
     @field_validator("species")
     @classmethod
     def _species(cls, value: str | None) -> str | None:
-        if value is not None and value not in SPECIES:
-            raise ValueError(f"species must be one of {', '.join(SPECIES)}, not '{value}'")
-        return value
+        return optional_one_of(value, SPECIES, "species")
 
 
 class LungoCard(CardModel):
@@ -84,16 +87,12 @@ class LungoCard(CardModel):
     @field_validator("element", "weakness")
     @classmethod
     def _element(cls, value: str | None) -> str | None:
-        if value is not None and value not in ELEMENTS:
-            raise ValueError(f"must be one of {', '.join(ELEMENTS)}, not '{value}'")
-        return value
+        return optional_one_of(value, ELEMENTS, "")
 
     @field_validator("species")
     @classmethod
     def _species(cls, value: str | None) -> str | None:
-        if value is not None and value not in SPECIES:
-            raise ValueError(f"species must be one of {', '.join(SPECIES)}, not '{value}'")
-        return value
+        return optional_one_of(value, SPECIES, "species")
 
     @field_validator("effect", mode="before")
     @classmethod
