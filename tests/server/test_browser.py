@@ -180,3 +180,19 @@ def test_server_errors_appear_as_readable_messages(browser: playwright_api.Brows
     page.wait_for_selector("#error:not([hidden])")
     assert page.inner_text("#error") == "no room has this code"
     context.close()
+
+
+def test_the_pages_load_without_failed_requests_or_console_errors(browser: playwright_api.Browser,
+                                                                  base_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    failures: list[str] = []
+    page.on("response", lambda response: failures.append(f"{response.status} {response.url}")
+            if response.status >= 400 else None)
+    page.on("console", lambda message: failures.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: failures.append(str(error)))
+    create_room(page, base_url, "critter-capture", 2, ["human", "bot:random"], "Di")
+    page.wait_for_selector("#turn")
+    page.wait_for_load_state("networkidle")
+    assert failures == []
+    context.close()
