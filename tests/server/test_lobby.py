@@ -67,7 +67,9 @@ def test_bad_rooms_are_refused_with_a_readable_reason(client: TestClient) -> Non
         ({"game": "chess"}, "no game named 'chess'"),
         ({"game": "critter-capture", "options": {"players": 5}}, "5 players cannot play"),
         ({"game": "critter-capture", "options": {"colour": "red"}}, "unknown option 'colour'"),
-        ({"game": "critter-capture", "options": {"cards": "/etc/passwd"}}, "'cards' option is not available"),
+        ({"game": "critter-capture", "options": {"cards": "/etc/passwd"}}, "'/etc/passwd' cannot be used online"),
+        ({"game": "crits-creatures", "options": {"armies": ["grave-legion", "../../../etc/passwd"]}},
+         "'../../../etc/passwd' cannot be used online"),  # only preset armies: a client reads no server file
         ({"game": "critter-capture", "seats": [{"kind": "bot", "agent": "oracle"}]}, "no agent named 'oracle'"),
         ({"game": "critter-capture", "window_seconds": -1}, "window_seconds"),
     ]

@@ -132,12 +132,15 @@ class Game(ABC):
                 self._by_text[normalise_action_text(str(action))] = action
 
     @classmethod
-    def from_options(cls, **options: Any) -> Self:
+    def parse_options(cls, **options: Any) -> GameOptions:
         try:
-            parsed = cls.Options(**options)
+            return cls.Options(**options)
         except ValidationError as error:
             raise OptionError(describe_validation_error(cls.info.name, error)) from None
-        return cls(parsed)
+
+    @classmethod
+    def from_options(cls, **options: Any) -> Self:
+        return cls(cls.parse_options(**options))
 
     # -- what a subclass provides -------------------------------------------------------------
     @abstractmethod
@@ -163,6 +166,13 @@ class Game(ABC):
     def heuristic_policy(self) -> HeuristicPolicy | None:
         """The game's own rule-of-thumb player, if it has one."""
         return None
+
+    @classmethod
+    def files_named(cls, options: GameOptions) -> list[str]:
+        """Paths on this machine that these options would read (a card file, ...). A server refuses
+        options that name any: its disk is not a client's to read."""
+        cards = getattr(options, "cards", None)
+        return [cards] if cards is not None else []
 
     def card_set_info(self) -> JSON | None:
         """The card set in use: {"id", "hash", "path"}; None for games without cards."""

@@ -395,11 +395,13 @@ class Hub:
         try:
             cls = game_class(request.game)
             options = dict(request.options)
-            if options.get("cards") is not None:  # a path on the server's disk: not a client's to choose
-                raise ServerError("bad-room", "the server plays its own card sets; the 'cards' option is not "
-                                              "available online")
             options.setdefault("players", min(cls.info.player_counts))
-            game = load_game(request.game, **options)
+            parsed = cls.parse_options(**options)
+            files = cls.files_named(parsed)
+            if files:  # paths on the server's disk: not a client's to choose or read
+                raise ServerError("bad-room", f"the server plays only its own card sets and armies; "
+                                              f"{', '.join(map(repr, files))} cannot be used online")
+            game = cls(parsed)
             specs = list(request.seats or [])
             if len(specs) > game.num_players:
                 raise ServerError("bad-seats", f"{len(specs)} seats given for {game.num_players} players")

@@ -14,7 +14,7 @@ from bestiary.core.errors import OptionError, StateFormatError
 from bestiary.core.registry import register_game
 from bestiary.games.crits import tensor, view
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
-from bestiary.games.crits.armies import Army, ArmyError, read_army
+from bestiary.games.crits.armies import Army, ArmyError, preset_names, read_army
 from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards
 from bestiary.games.crits.effects import ACTIVATED, EFFECTS
 from bestiary.games.crits.heuristic import CritsHeuristic
@@ -231,6 +231,12 @@ class CritsCreatures(Game):
 
     def render(self, observation: JSON) -> str:
         return view.render(observation)
+
+    @classmethod
+    def files_named(cls, options: GameOptions) -> list[str]:
+        assert isinstance(options, CritsOptions)
+        presets = set(preset_names())
+        return super().files_named(options) + [army for army in options.armies if army not in presets]
 
     @classmethod
     def check_army(cls, army: str, cards: str | None = None) -> str:
