@@ -155,3 +155,24 @@ def test_ismcts_bot_plays_a_shipped_hidden_card_game() -> None:
                            random_state=rng)
     returns = play_with_bot(game, bot, seed=0)  # every IS-MCTS move is checked legal on the way
     assert sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
+
+
+@GAMES
+def test_the_declared_payoffs_hold_in_random_games(name: str, players: int) -> None:
+    game = spiel_game(name, players)
+    kind = game.get_type().utility
+    for seed in range(3):
+        state = game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                play_chance(state, rng)
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        returns = state.returns()
+        assert all(game.min_utility() <= r <= game.max_utility() for r in returns), returns
+        assert state.move_number() <= game.max_game_length()
+        if kind == pyspiel.GameType.Utility.ZERO_SUM:
+            assert sum(returns) == pytest.approx(0.0)
+        elif kind == pyspiel.GameType.Utility.CONSTANT_SUM:
+            assert sum(returns) == pytest.approx(game.utility_sum())

@@ -50,8 +50,20 @@ def _critter_capture_payoffs(game: Game) -> Payoffs:
     return Payoffs("constant-sum", 0.0, 1.0, 1.0, max_game_length=4 * cards + 2 * game.num_players + 2)
 
 
+def _shared_win_payoffs(game: Game) -> Payoffs:
+    # Cube Creatures: the winners share 1 point, and the turn limit still names winners (CUBE-10, CUBE-56).
+    return Payoffs("constant-sum", 0.0, 1.0, 1.0)
+
+
+def _win_lose_payoffs(game: Game) -> Payoffs:
+    # Lungo: the first taker +1, the loser -1, the rest 0; Crit's: +1 / -1, a draw 0 each.
+    return Payoffs("zero-sum", -1.0, 1.0, 0.0)
+
+
 # A game not listed here is offered as general-sum with returns between -1 and 1 unless `payoffs` is given.
-KNOWN_PAYOFFS: dict[str, Callable[[Game], Payoffs]] = {"critter-capture": _critter_capture_payoffs}
+KNOWN_PAYOFFS: dict[str, Callable[[Game], Payoffs]] = {
+    "critter-capture": _critter_capture_payoffs, "cube-creatures": _shared_win_payoffs,
+    "creatures-of-lungo": _win_lose_payoffs, "crits-creatures": _win_lose_payoffs}
 
 UTILITY = {"zero-sum": pyspiel.GameType.Utility.ZERO_SUM, "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM,
            "general-sum": pyspiel.GameType.Utility.GENERAL_SUM}
