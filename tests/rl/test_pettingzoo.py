@@ -15,6 +15,7 @@ pytest.importorskip("pettingzoo", reason=RL_EXTRA)
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from bestiary.rl import pettingzoo as bestiary_pz
+from bestiary.rl.table import asking_order
 
 # PettingZoo's api_test suggests a plain array observation; action masks need the dict it also supports.
 pytestmark = pytest.mark.filterwarnings("ignore:Observation (space for each agent probably|is not a NumPy)")
@@ -58,7 +59,7 @@ def test_rewards_add_up_to_the_returns_and_only_the_asked_seat_has_actions(name:
 
     def only_asked_seat_may_act(env, agent, observation) -> None:
         seat = env.seat_of[agent]
-        assert seat == env.game_state.players_to_act()[0]
+        assert seat == asking_order(env.game_state)[0] and seat in env.game_state.players_to_act()
         assert np.array_equal(observation["action_mask"], env.game_state.legal_actions_mask(seat))
         for other in env.possible_agents:
             if other != agent:
@@ -107,13 +108,14 @@ def test_parallel_step_takes_the_simultaneous_choices_together() -> None:
     assert env.game_state.bids == [2, 0, 1]
 
 
-def test_parallel_race_goes_to_the_first_listed_seat_and_the_other_grab_lapses() -> None:
+def test_parallel_race_goes_to_the_first_seat_asked_and_the_other_grab_lapses() -> None:
     env = bestiary_pz.parallel_env(HiddenBid.from_options(players=2))
     env.reset(seed=4)
     env.step({"player_0": 1, "player_1": 1})  # equal bids: no response window
     assert env.game_state.decision_kind() == "race"
+    first = asking_order(env.game_state)[0]
     _, rewards, terminations, _, _ = env.step({"player_0": 5, "player_1": 5})
-    assert env.game_state.token == 0
+    assert env.game_state.token == first
     assert all(terminations.values())
     assert list(rewards.values()) == pytest.approx(env.game_state.returns())
     assert env.agents == []
@@ -174,3 +176,18 @@ def test_parallel_observations_hide_what_the_seat_cannot_see(name: str, players:
         actions = {agent: rng.choice(np.flatnonzero(o["action_mask"])) if o["action_mask"].any() else 0
                    for agent, o in observations.items()}
         observations, *_ = env.step(actions)
+
+
+def test_no_seat_always_loses_a_race_that_every_seat_grabs_at_once() -> None:
+    winners = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        env = bestiary_pz.parallel_env(HiddenBid.from_options(players=3))
+        env.reset(seed=seed)
+        while env.game_state.decision_kind() != "race":
+            asked = env.game_state.players_to_act()
+            env.step({f"player_{seat}": int(rng.choice(np.flatnonzero(env.game_state.legal_actions_mask(seat))))
+                      for seat in asked})
+        env.step({agent: 5 for agent in env.possible_agents})
+        winners.add(env.game_state.token)
+    assert winners == {0, 1, 2}

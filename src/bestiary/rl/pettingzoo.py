@@ -21,6 +21,7 @@ from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import IllegalActionError
 from bestiary.rl.table import (
     agent_names,
+    asking_order,
     deciding_seat,
     play_chance,
     require,
@@ -103,7 +104,7 @@ class _Seats:
 
 
 class BestiaryAECEnv(_Seats, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
-    """One seat decides at a time, in the order `players_to_act()` lists the seats asked."""
+    """One seat decides at a time, in the order `players_to_act()` lists the seats asked (rotated in a race)."""
 
     def __init__(self, game: Game, render_mode: str | None = None) -> None:
         super().__init__()
@@ -149,8 +150,8 @@ class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: igno
     """Every seat asked at once acts in one step; the actions of seats not asked are ignored.
 
     The actions are checked against the position the seats saw before any is applied, then applied in
-    the order `players_to_act()` lists the seats; one made moot by an earlier one (a race already won,
-    a window already closed) lapses.
+    the order `players_to_act()` lists the seats (rotated in a race); one made moot by an earlier one (a
+    race already won, a window already closed) lapses.
     """
 
     def __init__(self, game: Game, render_mode: str | None = None) -> None:
@@ -173,7 +174,7 @@ class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: igno
                                                       dict[str, bool], dict[str, dict[str, Any]]]:
         if not self.agents:
             raise IllegalActionError(None, None, "the game is over: call reset()")
-        asked = self.game_state.players_to_act()
+        asked = asking_order(self.game_state)
         chosen = {}
         for seat in asked:
             agent = self.possible_agents[seat]

@@ -3,7 +3,8 @@
 Several seats may be asked at once (a simultaneous choice, a response window, a race). The adapters put
 them in the order `players_to_act()` lists them and ask one at a time: the state keeps each simultaneous
 choice out of the others' observations until all are in, so asking in turn reveals nothing. A race goes to
-the first listed seat that takes its chance. Chance nodes are played inside the environment with its own
+the first seat asked that takes its chance, so the order rotates with the number of actions played: no seat
+is always asked last. Chance nodes are played inside the environment with its own
 seeded generator, never shown to a learner as a decision.
 """
 
@@ -43,9 +44,18 @@ def agent_names(game: Game) -> list[str]:
     return [f"player_{seat}" for seat in range(game.num_players)]
 
 
+def asking_order(state: State) -> list[int]:
+    """The seats asked now, in the order they are asked: as listed, but rotated in a race."""
+    seats = state.players_to_act()
+    if len(seats) > 1 and state.decision_kind() == "race":
+        start = len(state.history()) % len(seats)
+        return seats[start:] + seats[:start]
+    return seats
+
+
 def deciding_seat(state: State) -> int:
-    """The seat asked next: the first of `players_to_act()`."""
-    return state.players_to_act()[0]
+    """The seat asked next."""
+    return asking_order(state)[0]
 
 
 def play_chance(state: State, rng: random.Random) -> None:
