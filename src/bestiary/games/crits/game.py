@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -101,6 +102,10 @@ class CritsCreatures(Game):
             ids = [army.titan, *army.creatures, *army.items]
             self.start_cards += [self.card_index[i] for i in ids]
 
+    def activators(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """The pieces (positions in `cards`, their cards) whose card has an effect a player activates."""
+        return tuple(piece for piece, card in enumerate(cards) if self.activated[card] is not None)
+
     # -- the board: flat tile indices, row-major from P1's edge ---------------------------------
     def _build_board(self) -> None:
         o = self.options
@@ -124,10 +129,35 @@ class CritsCreatures(Game):
         # the four straight lines out of each tile, as far as the longest range reaches
         longest = max(self.reach)
         self.rays = tuple(tuple(tuple(self.ray(t, d, longest)) for d in range(4)) for t in range(self.tiles))
+        # attack_lines[r][t]: every tile an attack of range r from t could reach on an empty board
+        self.attack_lines = tuple(tuple(sum(1 << u for line in self.rays[t] for u in line[:r])
+                                        for t in range(self.tiles)) for r in range(longest + 1))
+        self._balls: dict[int, tuple[int, ...]] = {}
         # CRITS-18, CRITS-44: each side's start zone lies behind its red line.
         depth = o.start_depth * o.width
         self.start_zone = (tuple(range(depth)), tuple(range(self.tiles - depth, self.tiles)))
         self.in_zone = tuple(frozenset(zone) for zone in self.start_zone)
+        self.zone_tiles = tuple(sum(1 << t for t in zone) for zone in self.start_zone)
+        # The moves out of a tile depend only on the pieces within the mover's M: of it (a diagonal step costs
+        # two, so nothing further can be reached or stand in the way). rules.moves_from keeps them per
+        # (tile, M:, those pieces), keyed by those pieces' bits tagged with the tile and M: above the board's.
+        budgets = max(self.moves) + 1
+        self.reach_areas = tuple(tuple((ball, (t * budgets + budget + 1) << self.tiles) for t, ball
+                                       in enumerate(self.ball(budget))) if budget in self.moves else ()
+                                 for budget in range(budgets))
+        self.reach_key_shift = self.tiles + (self.tiles * budgets + budgets).bit_length()
+        self.reach_memo: dict[int, tuple[Move, ...]] = {}
+
+    def ball(self, radius: int) -> tuple[int, ...]:
+        """For each tile, the bit set of the tiles at most `radius` orthogonal steps away (itself included)."""
+        balls = self._balls.get(radius)
+        if balls is None:
+            if radius == 0:
+                balls = tuple(1 << t for t in range(self.tiles))
+            else:
+                balls = tuple(ball | self.orthogonal_step(ball) for ball in self.ball(radius - 1))
+            self._balls[radius] = balls
+        return balls
 
     def orthogonal_step(self, tiles: int) -> int:
         """Every tile one orthogonal step from a tile in the bit set `tiles`."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from bestiary.games.crits.effects import EFFECTS
 
 if TYPE_CHECKING:
+    from bestiary.games.crits.actions import Move
     from bestiary.games.crits.state import CritsState
 
 # where a piece is
@@ -26,6 +27,7 @@ OVER = "over"
 PHASES = (PLACE, FIRST_ROLL, TURN, AIM, TARGET, RAISE, RESPOND, ROLL, COUNTER, OVER)
 
 MOVES_PER_TURN = 5  # CRITS-5, CRITS-56
+REACH_MEMO_SIZE = 1 << 15  # positions kept by moves_from (a few MB); the memo starts afresh when full
 KINGLESS_TURNS_TO_LOSE = 3  # CRITS-41, CRITS-60
 DRAW = 2
 
@@ -45,9 +47,7 @@ def place(state: CritsState, tile: int) -> None:
     # CRITS-18, CRITS-30, CRITS-44 (option placement="manual"): each piece on a free tile behind the red line;
     # P1 places all of theirs, then P2.
     piece = next_to_place(state)
-    state.where[piece] = BOARD
-    state.pos[piece] = tile
-    state.board[tile] = piece
+    state.put(piece, tile)
     state._log("place", f"{state.name(piece)} is placed on {state.game.tile_names[tile]}.")
     if next_to_place(state) >= 0:
         return
@@ -109,6 +109,18 @@ def reachable(state: CritsState, piece: int, free: int, passable: int) -> list[i
     return tiles
 
 
+def moves_from(state: CritsState, piece: int, key: int, free: int, passable: int) -> tuple[Move, ...]:
+    """The move actions of `piece`, kept in the game's memo under `key` (CritsCreatures.reach_areas)."""
+    game = state.game
+    origin = state.pos[piece]
+    moves = tuple(game.move_actions[origin, t] for t in reachable(state, piece, free, passable))
+    memo = game.reach_memo
+    if len(memo) >= REACH_MEMO_SIZE:
+        memo.clear()
+    memo[key] = moves
+    return moves
+
+
 def may_move(state: CritsState, piece: int) -> bool:
     # CRITS-5, CRITS-56: up to five different pieces a turn; each moves once. Swift cards override (CRITS-54).
     if state.moved >> piece & 1:
@@ -124,9 +136,8 @@ def is_swift(state: CritsState, piece: int) -> bool:
 def move_piece(state: CritsState, piece: int, to: int) -> None:
     game = state.game
     origin = state.pos[piece]
-    state.board[origin] = -1
-    state.board[to] = piece
-    state.pos[piece] = to
+    state.lift(piece)
+    state.put(piece, to)
     state.moved |= 1 << piece
     if not is_swift(state, piece):
         state.moves_made += 1
@@ -411,15 +422,13 @@ def defeat(state: CritsState, piece: int, killer: int | None) -> None:
 
 def remove(state: CritsState, piece: int, place: int) -> None:
     if state.where[piece] == BOARD:
-        state.board[state.pos[piece]] = -1
+        state.lift(piece)
     state.where[piece] = place
     state.pos[piece] = -1
 
 
 def return_from_graveyard(state: CritsState, piece: int, tile: int) -> None:
-    state.where[piece] = BOARD
-    state.pos[piece] = tile
-    state.board[tile] = piece
+    state.put(piece, tile)
 
 
 # -- effects "at any time" ---------------------------------------------------------------------
@@ -453,6 +462,27 @@ def effect_targets(state: CritsState, piece: int) -> list[int]:
     return out
 
 
+def has_effect_target(state: CritsState, piece: int) -> bool:
+    """Whether effect_targets would list any tile; for Kill and Sacrifice it looks only at the pieces in range."""
+    game = state.game
+    effect = game.activated[state.card[piece]]
+    if effect is None or state.used[piece] or effect.keyword == "necro":
+        return bool(effect_targets(state, piece))
+    reach = int(effect.params.get("range", 0))
+    if reach < 0:
+        return False
+    player = state.side[piece]
+    side = 1 - player if effect.keyword == "kill" else player
+    candidates = game.ball(reach)[effect_source_tile(state, piece)] & state.occupancy[side]
+    while candidates:
+        low = candidates & -candidates
+        other = state.board[low.bit_length() - 1]
+        if game.kind[state.card[other]] != "item" and effect_reaches(state, piece, other):
+            return True
+        candidates ^= low
+    return False
+
+
 def use_effect(state: CritsState, piece: int, tile: int) -> None:
     game = state.game
     effect = game.activated[state.card[piece]]
@@ -467,9 +497,7 @@ def use_effect(state: CritsState, piece: int, tile: int) -> None:
 
 def deploy(state: CritsState, piece: int, tile: int) -> None:
     # CRITS-23, CRITS-46: a Split Second card enters play when its owner chooses, behind the red line.
-    state.where[piece] = BOARD
-    state.pos[piece] = tile
-    state.board[tile] = piece
+    state.put(piece, tile)
     lasts = EFFECTS.run(state.game.effects[state.card[piece]]["split-second"], state, piece)
     state.lasts[piece] = int(lasts)
     state._log("deploy", f"{state.name(piece)} enters play on {state.game.tile_names[tile]}.")
