@@ -19,6 +19,7 @@ from bestiary.games.crits.armies import Army, ArmyError, read_army
 from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards
 from bestiary.games.crits.effects import ACTIVATED, EFFECTS
 from bestiary.games.crits.heuristic import CritsHeuristic
+from bestiary.games.crits.rules import tiles_of
 from bestiary.games.crits.state import CritsState
 
 PIECES_PER_SIDE = 16  # CRITS-42: 1 Titan, 10 creatures, 5 items
@@ -213,6 +214,9 @@ class CritsCreatures(Game):
                 if 0 <= x + dx < width and 0 <= y + dy < length:
                     b = a + dy * width + dx
                     self.move_actions[a, b] = add(Move(len(table), names[a], names[b]))
+        # for rules.moves_from: each tile's moves within each M: in use, by the destination's bit
+        self.reach_moves = tuple(tuple(tuple((1 << b, self.move_actions[a, b]) for b in tiles_of(area) if b != a)
+                                       for a, (area, _) in enumerate(areas)) for areas in self.reach_areas)
         max_reach = max(self.reach)
         self.attack_actions: dict[tuple[int, int], Attack] = {}
         for a in range(self.tiles):

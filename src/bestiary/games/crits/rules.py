@@ -36,6 +36,16 @@ def seat(player: int) -> str:
     return f"P{player + 1}"
 
 
+def tiles_of(bits: int) -> list[int]:
+    """The tiles of a bit set (bit t = tile t), in order."""
+    tiles = []
+    while bits:
+        low = bits & -bits
+        tiles.append(low.bit_length() - 1)
+        bits ^= low
+    return tiles
+
+
 # -- setting up ------------------------------------------------------------------------------
 def next_to_place(state: CritsState) -> int:
     """The next piece of the placing player still waiting, in army-file order (Titan, creatures, items)."""
@@ -88,32 +98,35 @@ def start_turn(state: CritsState, player: int) -> None:
 
 # -- moving --------------------------------------------------------------------------------------
 def reachable(state: CritsState, piece: int, free: int, passable: int) -> list[int]:
-    """CRITS-6, CRITS-7: tiles within the piece's M:, orthogonal steps costing 1 and diagonal steps 2, over
-    `passable` tiles (bit sets: free tiles, plus the piece's own side when allies do not block), ending on a
-    `free` one. Layer c holds the tiles first reached at cost c: one orthogonal step from layer c - 1 or one
-    diagonal step from layer c - 2."""
+    """CRITS-6, CRITS-7: the tiles the piece may move to (see reach), in order."""
+    return tiles_of(reach(state, piece, free, passable))
+
+
+def reach(state: CritsState, piece: int, free: int, passable: int) -> int:
+    """CRITS-6, CRITS-7: the bit set of tiles within the piece's M:, orthogonal steps costing 1 and diagonal
+    steps 2, over `passable` tiles (bit sets: free tiles, plus the piece's own side when allies do not block),
+    ending on a `free` one. Layer c holds the tiles first reached at cost c: one orthogonal step from layer
+    c - 1 or one diagonal step from layer c - 2; a diagonal step is a vertical step of a sideways one, so the
+    sideways step of each layer is kept for the layer two further on."""
     game = state.game
-    budget = game.moves[state.card[piece]]
-    start = 1 << state.pos[piece]
-    before, last, seen = 0, start, start
-    for _ in range(budget):
-        layer = (game.orthogonal_step(last) | game.diagonal_step(before)) & passable & ~seen
+    width, left, right = game.width, game.not_first_column, game.not_last_column
+    last = seen = 1 << state.pos[piece]
+    sideways_before = 0
+    for _ in range(game.moves[state.card[piece]]):
+        sideways = (last & right) << 1 | (last & left) >> 1
+        layer = (sideways | last << width | last >> width | sideways_before << width | sideways_before >> width) \
+            & passable & ~seen
         seen |= layer
-        before, last = last, layer
-    tiles = []
-    ends = seen & free
-    while ends:
-        low = ends & -ends
-        tiles.append(low.bit_length() - 1)
-        ends ^= low
-    return tiles
+        last, sideways_before = layer, sideways
+    return seen & free
 
 
 def moves_from(state: CritsState, piece: int, key: int, free: int, passable: int) -> tuple[Move, ...]:
     """The move actions of `piece`, kept in the game's memo under `key` (CritsCreatures.reach_areas)."""
     game = state.game
-    origin = state.pos[piece]
-    moves = tuple(game.move_actions[origin, t] for t in reachable(state, piece, free, passable))
+    ends = reach(state, piece, free, passable)
+    moves = tuple(move for bit, move in game.reach_moves[game.moves[state.card[piece]]][state.pos[piece]]
+                  if ends & bit)
     memo = game.reach_memo
     if len(memo) >= REACH_MEMO_SIZE:
         memo.clear()
@@ -474,13 +487,8 @@ def has_effect_target(state: CritsState, piece: int) -> bool:
     player = state.side[piece]
     side = 1 - player if effect.keyword == "kill" else player
     candidates = game.ball(reach)[effect_source_tile(state, piece)] & state.occupancy[side]
-    while candidates:
-        low = candidates & -candidates
-        other = state.board[low.bit_length() - 1]
-        if game.kind[state.card[other]] != "item" and effect_reaches(state, piece, other):
-            return True
-        candidates ^= low
-    return False
+    return any(game.kind[state.card[other]] != "item" and effect_reaches(state, piece, other)
+               for other in map(state.board.__getitem__, tiles_of(candidates)))
 
 
 def use_effect(state: CritsState, piece: int, tile: int) -> None:

@@ -277,12 +277,7 @@ class CritsState(State):
             # CRITS-63: only an enemy with an attacker of ours in front and behind can be pincered
             width = game.width
             pincers = enemy & attackers << width & attackers >> width
-            while pincers:
-                low = pincers & -pincers
-                tile = low.bit_length() - 1
-                if rules.pincer_pair(self, tile, player):
-                    out.append(game.pincer_actions[tile])
-                pincers ^= low
+            out += [game.pincer_actions[t] for t in rules.tiles_of(pincers) if rules.pincer_pair(self, t, player)]
         out += self._effect_actions(player)
         out += [game.drop_crown_actions[t] for t in rules.crown_drop_tiles(self, player)]
         out.append(game.words["end turn"])
