@@ -95,6 +95,7 @@ class CritsCreatures(Game):
             {e.keyword: e for e in (EFFECTS.parse(raw) for raw in c.effects)} for c in cards)
         self.activated: tuple[Effect | None, ...] = tuple(
             next((e for k, e in fx.items() if k in ACTIVATED), None) for fx in self.effects)
+        self.seat_names = tuple(tuple(f"P{side + 1} {c.name}" for c in cards) for side in range(2))
         self.split_second_cards = {kind: [i for i, c in enumerate(cards) if c.kind == kind
                                           and "split-second" in self.effects[i]]
                                    for kind in ("titan", "creature", "item")}
@@ -148,12 +149,19 @@ class CritsCreatures(Game):
                                  for budget in range(budgets))
         self.reach_key_shift = self.tiles + (self.tiles * budgets + budgets).bit_length()
         self.reach_memo: dict[int, tuple[Move, ...]] = {}
+        # for rules.has_effect_target: a Kill or Sacrifice card's tiles in range of each tile, and whether it
+        # aims at the other side
+        self.effect_aim = tuple(None if effect is None or effect.keyword == "necro"
+                                else (self.ball(int(effect.params.get("range", 0))), effect.keyword == "kill")
+                                for effect in self.activated)
 
     def ball(self, radius: int) -> tuple[int, ...]:
         """For each tile, the bit set of the tiles at most `radius` orthogonal steps away (itself included)."""
         balls = self._balls.get(radius)
         if balls is None:
-            if radius == 0:
+            if radius < 0:
+                balls = (0,) * self.tiles
+            elif radius == 0:
                 balls = tuple(1 << t for t in range(self.tiles))
             else:
                 balls = tuple(ball | self.orthogonal_step(ball) for ball in self.ball(radius - 1))

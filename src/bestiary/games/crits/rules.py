@@ -459,7 +459,7 @@ def effect_targets(state: CritsState, piece: int) -> list[int]:
     player = state.side[piece]
     origin = effect_source_tile(state, piece)
     if effect.keyword == "necro":
-        if not state.graveyard(player):
+        if GRAVEYARD not in state.where[player * 16:player * 16 + 16]:
             return []
         return [t for t in game.orthogonal[origin] if state.board[t] < 0]
     reach = int(effect.params.get("range", 0))
@@ -478,16 +478,12 @@ def effect_targets(state: CritsState, piece: int) -> list[int]:
 def has_effect_target(state: CritsState, piece: int) -> bool:
     """Whether effect_targets would list any tile; for Kill and Sacrifice it looks only at the pieces in range."""
     game = state.game
-    effect = game.activated[state.card[piece]]
-    if effect is None or state.used[piece] or effect.keyword == "necro":
+    aim = game.effect_aim[state.card[piece]]
+    if aim is None or state.used[piece]:
         return bool(effect_targets(state, piece))
-    reach = int(effect.params.get("range", 0))
-    if reach < 0:
-        return False
-    player = state.side[piece]
-    side = 1 - player if effect.keyword == "kill" else player
-    candidates = game.ball(reach)[effect_source_tile(state, piece)] & state.occupancy[side]
-    return any(game.kind[state.card[other]] != "item" and effect_reaches(state, piece, other)
+    in_range, at_enemy = aim
+    candidates = in_range[effect_source_tile(state, piece)] & state.occupancy[state.side[piece] ^ at_enemy]
+    return bool(candidates) and any(game.kind[state.card[other]] != "item" and effect_reaches(state, piece, other)
                for other in map(state.board.__getitem__, tiles_of(candidates)))
 
 

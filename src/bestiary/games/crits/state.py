@@ -159,7 +159,7 @@ class CritsState(State):
         return self.game.cards[self.card[piece]].name
 
     def name(self, piece: int) -> str:
-        return f"{rules.seat(self.side[piece])} {self.card_name(piece)}"
+        return self.game.seat_names[self.side[piece]][self.card[piece]]
 
     def tile_name(self, tile: int) -> str:
         return self.game.tile_names[tile]
@@ -233,22 +233,34 @@ class CritsState(State):
     def _turn_actions(self) -> list[Action]:
         game = self.game
         player = self.player
-        out: list[Action] = []
         where, card, pos = self.where, self.card, self.pos
         own, enemy = self.occupancy[player], self.occupancy[1 - player]
         occupied = own | enemy
         free = game.all_tiles & ~occupied
         allies_block = game.options.allies_block
         passable = free if allies_block else free | own
-        mine = range(player * SIDE, player * SIDE + SIDE)
         moved, budgets, areas, memo = self.moved, game.moves, game.reach_areas, game.reach_memo
         hurried = self.moves_made >= rules.MOVES_PER_TURN
-        for piece in mine:
-            # CRITS-5, CRITS-56 (rules.may_move); items have no M:, so no moves
-            if where[piece] != BOARD or moved >> piece & 1:
+        may_attack = not self.attacked
+        # what an attack may hit: enemy pieces, and dropped items lying on free tiles
+        targets = enemy
+        if may_attack and DROPPED in where:
+            targets |= sum(1 << pos[p] for p in range(2 * SIDE) if where[p] == DROPPED) & free
+        attack_dice, lines, reach = game.attack_dice, game.attack_lines, game.reach
+        attackers = 0  # the tiles of our pieces that may attack
+        aiming = []  # those pieces with a target along their lines
+        out: list[Action] = []
+        for piece in range(player * SIDE, player * SIDE + SIDE):
+            if where[piece] != BOARD:
                 continue
-            budget = budgets[card[piece]]
-            if not budget or (hurried and not rules.is_swift(self, piece)):
+            piece_card = card[piece]
+            if may_attack and attack_dice[piece_card]:
+                attackers |= 1 << pos[piece]
+                if targets & lines[reach[piece_card]][pos[piece]]:
+                    aiming.append(piece)
+            # CRITS-5, CRITS-56 (rules.may_move); items have no M:, so no moves
+            budget = budgets[piece_card]
+            if not budget or moved >> piece & 1 or (hurried and not rules.is_swift(self, piece)):
                 continue
             area, tag = areas[budget][pos[piece]]
             key = occupied & area | tag
@@ -256,20 +268,9 @@ class CritsState(State):
                 key |= (own & area) << game.reach_key_shift
             moves = memo.get(key)
             out += moves if moves is not None else rules.moves_from(self, piece, key, free, passable)
-        if not self.attacked:
-            # what an attack may hit: enemy pieces, and dropped items lying on free tiles
-            targets = enemy
-            if DROPPED in where:
-                targets |= sum(1 << pos[p] for p in range(2 * SIDE) if where[p] == DROPPED) & free
-            attack_dice, lines, reach = game.attack_dice, game.attack_lines, game.reach
-            attackers = 0
-            for piece in mine:
-                if where[piece] != BOARD or not attack_dice[card[piece]]:
-                    continue
+        if may_attack:
+            for piece in aiming:
                 origin = pos[piece]
-                attackers |= 1 << origin
-                if not targets & lines[reach[card[piece]]][origin]:
-                    continue
                 tiles = rules.attack_tiles(self, piece)
                 out += [game.attack_actions[origin, t] for t in tiles]
                 if len(tiles) > 1 and len(attack_dice[card[piece]]) > 1:
