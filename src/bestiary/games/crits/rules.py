@@ -459,9 +459,7 @@ def effect_targets(state: CritsState, piece: int) -> list[int]:
     player = state.side[piece]
     origin = effect_source_tile(state, piece)
     if effect.keyword == "necro":
-        if GRAVEYARD not in state.where[player * 16:player * 16 + 16]:
-            return []
-        return [t for t in game.orthogonal[origin] if state.board[t] < 0]
+        return necro_tiles(state, player, origin)
     reach = int(effect.params.get("range", 0))
     enemy = effect.keyword == "kill"
     out = []
@@ -478,13 +476,26 @@ def effect_targets(state: CritsState, piece: int) -> list[int]:
 def has_effect_target(state: CritsState, piece: int) -> bool:
     """Whether effect_targets would list any tile; for Kill and Sacrifice it looks only at the pieces in range."""
     game = state.game
-    aim = game.effect_aim[state.card[piece]]
-    if aim is None or state.used[piece]:
-        return bool(effect_targets(state, piece))
+    card = state.card[piece]
+    effect = game.activated[card]
+    if effect is None or state.used[piece]:
+        return False
+    aim = game.effect_aim[card]
+    if aim is None:  # Necro
+        return bool(necro_tiles(state, state.side[piece], effect_source_tile(state, piece)))
     in_range, at_enemy = aim
-    candidates = in_range[effect_source_tile(state, piece)] & state.occupancy[state.side[piece] ^ at_enemy]
-    return bool(candidates) and any(game.kind[state.card[other]] != "item" and effect_reaches(state, piece, other)
-               for other in map(state.board.__getitem__, tiles_of(candidates)))
+    side = state.side[piece] ^ at_enemy
+    # CRITS-15, CRITS-16 (effect_reaches): only a Titan's effect touches Titans
+    targets = state.creature_tiles[side] | state.titan_tiles[side] if game.kind[card] == "titan" \
+        else state.creature_tiles[side]
+    return bool(in_range[effect_source_tile(state, piece)] & targets)
+
+
+def necro_tiles(state: CritsState, player: int, origin: int) -> list[int]:
+    """CRITS-28: the free tiles next to `origin` a creature of `player`'s graveyard could return to."""
+    if GRAVEYARD not in state.where[player * 16:player * 16 + 16]:
+        return []
+    return [t for t in state.game.orthogonal[origin] if state.board[t] < 0]
 
 
 def use_effect(state: CritsState, piece: int, tile: int) -> None:

@@ -2,7 +2,8 @@
 
 Pieces are numbered side * 16 + slot: slot 0 the Titan, 1-10 the creatures, 11-15 the items, in the army
 file's order. `card`, `side`, `where`, `pos`, `holder` and `held` are indexed by piece; `board` by tile;
-`occupancy` holds each side's tiles as a bit set (bit t = tile t), for the legal-move generation.
+`occupancy`, `creature_tiles` and `titan_tiles` hold each side's tiles (all, its creatures', its Titans') as bit
+sets (bit t = tile t), for the legal-move generation.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ class CritsState(State):
         self.lasts = [0] * pieces
         self.board = [-1] * game.tiles
         self.occupancy = [0, 0]
+        self.creature_tiles = [0, 0]
+        self.titan_tiles = [0, 0]
         self.activators = game.activators(self.card)
         self.king = [-1, -1]
         self.crown = [-1, -1]
@@ -131,13 +134,23 @@ class CritsState(State):
         self.where[piece] = BOARD
         self.pos[piece] = tile
         self.board[tile] = piece
-        self.occupancy[self.side[piece]] |= 1 << tile
+        side, kind = self.side[piece], self.game.kind[self.card[piece]]
+        self.occupancy[side] |= 1 << tile
+        if kind == "creature":
+            self.creature_tiles[side] |= 1 << tile
+        elif kind == "titan":
+            self.titan_tiles[side] |= 1 << tile
 
     def lift(self, piece: int) -> None:
         """Take a piece off its tile; the caller says where it goes."""
         tile = self.pos[piece]
         self.board[tile] = -1
-        self.occupancy[self.side[piece]] &= ~(1 << tile)
+        side, kind = self.side[piece], self.game.kind[self.card[piece]]
+        self.occupancy[side] &= ~(1 << tile)
+        if kind == "creature":
+            self.creature_tiles[side] &= ~(1 << tile)
+        elif kind == "titan":
+            self.titan_tiles[side] &= ~(1 << tile)
 
     # -- small queries used by the rules --------------------------------------------------------
     def on_board(self, piece: int) -> bool:
@@ -489,6 +502,8 @@ class CritsState(State):
         other.lasts = self.lasts.copy()
         other.board = self.board.copy()
         other.occupancy = self.occupancy.copy()
+        other.creature_tiles = self.creature_tiles.copy()
+        other.titan_tiles = self.titan_tiles.copy()
         other.activators = self.activators
         other.king = self.king.copy()
         other.crown = self.crown.copy()
