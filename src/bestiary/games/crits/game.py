@@ -222,9 +222,9 @@ class CritsCreatures(Game):
                 if 0 <= x + dx < width and 0 <= y + dy < length:
                     b = a + dy * width + dx
                     self.move_actions[a, b] = add(Move(len(table), names[a], names[b]))
-        # for rules.moves_from: each tile's moves within each M: in use, by the destination's bit
-        self.reach_moves = tuple(tuple(tuple((1 << b, self.move_actions[a, b]) for b in tiles_of(area) if b != a)
-                                       for a, (area, _) in enumerate(areas)) for areas in self.reach_areas)
+        # for rules.moves_from: each tile's moves within each M: in use, and their destinations' bits
+        self.reach_moves = tuple(tuple(self._moves_within(a, area) for a, (area, _) in enumerate(areas))
+                                 for areas in self.reach_areas)
         max_reach = max(self.reach)
         self.attack_actions: dict[tuple[int, int], Attack] = {}
         for a in range(self.tiles):
@@ -250,6 +250,10 @@ class CritsCreatures(Game):
                 self.roll_actions[sides, value] = Roll(len(rolls), sides, value)
                 rolls.append(self.roll_actions[sides, value])
         self._chance_outcomes = tuple(rolls)
+
+    def _moves_within(self, origin: int, area: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
+        tiles = [t for t in tiles_of(area) if t != origin]
+        return tuple(self.move_actions[origin, t] for t in tiles), tuple(1 << t for t in tiles)
 
     def player_action_table(self) -> tuple[Any, ...]:
         return self._player_actions

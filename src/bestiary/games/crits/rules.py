@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from bestiary.games.crits.effects import EFFECTS
@@ -124,9 +125,8 @@ def reach(state: CritsState, piece: int, free: int, passable: int) -> int:
 def moves_from(state: CritsState, piece: int, key: int, free: int, passable: int) -> tuple[Move, ...]:
     """The move actions of `piece`, kept in the game's memo under `key` (CritsCreatures.reach_areas)."""
     game = state.game
-    ends = reach(state, piece, free, passable)
-    moves = tuple(move for bit, move in game.reach_moves[game.moves[state.card[piece]]][state.pos[piece]]
-                  if ends & bit)
+    moves, bits = game.reach_moves[game.moves[state.card[piece]]][state.pos[piece]]
+    moves = tuple(compress(moves, map(reach(state, piece, free, passable).__and__, bits)))
     memo = game.reach_memo
     if len(memo) >= REACH_MEMO_SIZE:
         memo.clear()
