@@ -149,8 +149,7 @@ def is_swift(state: CritsState, piece: int) -> bool:
 def move_piece(state: CritsState, piece: int, to: int) -> None:
     game = state.game
     origin = state.pos[piece]
-    state.lift(piece)
-    state.put(piece, to)
+    state.shift(piece, to)
     state.moved |= 1 << piece
     if not is_swift(state, piece):
         state.moves_made += 1

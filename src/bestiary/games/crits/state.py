@@ -134,23 +134,30 @@ class CritsState(State):
         self.where[piece] = BOARD
         self.pos[piece] = tile
         self.board[tile] = piece
-        side, kind = self.side[piece], self.game.kind[self.card[piece]]
-        self.occupancy[side] |= 1 << tile
-        if kind == "creature":
-            self.creature_tiles[side] |= 1 << tile
-        elif kind == "titan":
-            self.titan_tiles[side] |= 1 << tile
+        self._flip(piece, 1 << tile)
+
+    def shift(self, piece: int, tile: int) -> None:
+        """Move a piece on the board to another tile."""
+        origin = self.pos[piece]
+        self.board[origin] = -1
+        self.board[tile] = piece
+        self.pos[piece] = tile
+        self._flip(piece, 1 << origin | 1 << tile)
 
     def lift(self, piece: int) -> None:
         """Take a piece off its tile; the caller says where it goes."""
         tile = self.pos[piece]
         self.board[tile] = -1
+        self._flip(piece, 1 << tile)
+
+    def _flip(self, piece: int, bits: int) -> None:
+        """Flip `bits` (tiles the piece leaves or enters) in the bit sets that hold the piece's tile."""
         side, kind = self.side[piece], self.game.kind[self.card[piece]]
-        self.occupancy[side] &= ~(1 << tile)
+        self.occupancy[side] ^= bits
         if kind == "creature":
-            self.creature_tiles[side] &= ~(1 << tile)
+            self.creature_tiles[side] ^= bits
         elif kind == "titan":
-            self.titan_tiles[side] &= ~(1 << tile)
+            self.titan_tiles[side] ^= bits
 
     # -- small queries used by the rules --------------------------------------------------------
     def on_board(self, piece: int) -> bool:
@@ -187,7 +194,8 @@ class CritsState(State):
         return out
 
     def deployable(self, player: int) -> list[int]:
-        if not self.game.zone_tiles[player] & ~(self.occupancy[0] | self.occupancy[1]):
+        if RESERVE not in self.where[player * SIDE:player * SIDE + SIDE] \
+                or not self.game.zone_tiles[player] & ~(self.occupancy[0] | self.occupancy[1]):
             return []
         return [p for p in range(player * SIDE, player * SIDE + SIDE) if self.where[p] == RESERVE]
 
