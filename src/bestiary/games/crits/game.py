@@ -149,6 +149,11 @@ class CritsCreatures(Game):
                                  for budget in range(budgets))
         self.reach_key_shift = self.tiles + (self.tiles * budgets + budgets).bit_length()
         self.reach_memo: dict[int, tuple[Move, ...]] = {}
+        # per card, for CritsState._turn_actions: its reach areas (None: it cannot move) and its attack lines
+        # (None: it cannot attack)
+        self.card_reach = tuple((self.reach_areas[budget] if budget else None,
+                                 self.attack_lines[reach] if dice else None)
+                                for budget, reach, dice in zip(self.moves, self.reach, self.attack_dice, strict=True))
         # for rules.has_effect_target: a Kill or Sacrifice card's tiles in range of each tile, and whether it
         # aims at the other side
         self.effect_aim = tuple(None if effect is None or effect.keyword == "necro"

@@ -189,7 +189,8 @@ class CritsState(State):
         out = []
         for piece in self.activators:  # an item picked up changes side with its holder
             where = self.where[piece]
-            if self.side[piece] == player and (where in (BOARD, EQUIPPED)) and rules.has_effect_target(self, piece):
+            if self.side[piece] == player and (where in (BOARD, EQUIPPED)) and not self.used[piece] \
+                    and rules.has_effect_target(self, piece):
                 out.append((piece, where == EQUIPPED))
         return out
 
@@ -248,7 +249,9 @@ class CritsState(State):
         game = self.game
         out: list[Action] = [game.use_actions[rules.effect_source_tile(self, p)][held]
                              for p, held in self.usable_effects(player)]
-        out += [game.deploy_actions[c] for c in sorted({self.card[p] for p in self.deployable(player)})]
+        reserve = self.deployable(player)
+        if reserve:
+            out += [game.deploy_actions[c] for c in sorted({self.card[p] for p in reserve})]
         return out
 
     def _turn_actions(self) -> list[Action]:
@@ -260,30 +263,29 @@ class CritsState(State):
         free = game.all_tiles & ~occupied
         allies_block = game.options.allies_block
         passable = free if allies_block else free | own
-        moved, budgets, areas, memo = self.moved, game.moves, game.reach_areas, game.reach_memo
+        moved, card_reach, memo = self.moved, game.card_reach, game.reach_memo
         hurried = self.moves_made >= rules.MOVES_PER_TURN
         may_attack = not self.attacked
         # what an attack may hit: enemy pieces, and dropped items lying on free tiles
         targets = enemy
         if may_attack and DROPPED in where:
             targets |= sum(1 << pos[p] for p in range(2 * SIDE) if where[p] == DROPPED) & free
-        attack_dice, lines, reach = game.attack_dice, game.attack_lines, game.reach
         attackers = 0  # the tiles of our pieces that may attack
         aiming = []  # those pieces with a target along their lines
         out: list[Action] = []
         for piece in range(player * SIDE, player * SIDE + SIDE):
             if where[piece] != BOARD:
                 continue
-            piece_card = card[piece]
-            if may_attack and attack_dice[piece_card]:
-                attackers |= 1 << pos[piece]
-                if targets & lines[reach[piece_card]][pos[piece]]:
+            origin = pos[piece]
+            areas, lines = card_reach[card[piece]]
+            if lines is not None and may_attack:
+                attackers |= 1 << origin
+                if targets & lines[origin]:
                     aiming.append(piece)
             # CRITS-5, CRITS-56 (rules.may_move); items have no M:, so no moves
-            budget = budgets[piece_card]
-            if not budget or moved >> piece & 1 or (hurried and not rules.is_swift(self, piece)):
+            if areas is None or moved >> piece & 1 or (hurried and not rules.is_swift(self, piece)):
                 continue
-            area, tag = areas[budget][pos[piece]]
+            area, tag = areas[origin]
             key = occupied & area | tag
             if not allies_block:
                 key |= (own & area) << game.reach_key_shift
@@ -294,12 +296,13 @@ class CritsState(State):
                 origin = pos[piece]
                 tiles = rules.attack_tiles(self, piece)
                 out += [game.attack_actions[origin, t] for t in tiles]
-                if len(tiles) > 1 and len(attack_dice[card[piece]]) > 1:
+                if len(tiles) > 1 and len(game.attack_dice[card[piece]]) > 1:
                     out.append(game.split_actions[origin])
             # CRITS-63: only an enemy with an attacker of ours in front and behind can be pincered
             width = game.width
             pincers = enemy & attackers << width & attackers >> width
-            out += [game.pincer_actions[t] for t in rules.tiles_of(pincers) if rules.pincer_pair(self, t, player)]
+            if pincers:
+                out += [game.pincer_actions[t] for t in rules.tiles_of(pincers) if rules.pincer_pair(self, t, player)]
         out += self._effect_actions(player)
         out += [game.drop_crown_actions[t] for t in rules.crown_drop_tiles(self, player)]
         out.append(game.words["end turn"])
