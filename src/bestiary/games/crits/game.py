@@ -10,6 +10,7 @@ from pydantic import Field, model_validator
 
 from bestiary.core.api import JSON, Game, GameInfo, GameOptions
 from bestiary.core.cards import CardSet
+from bestiary.core.chance import fresh_seed
 from bestiary.core.effects import Effect
 from bestiary.core.errors import OptionError, StateFormatError
 from bestiary.core.registry import register_game
@@ -78,6 +79,7 @@ class CritsCreatures(Game):
         self._build_board()
         self._build_actions()
         self._heuristic: CritsHeuristic | None = None
+        self._start: CritsState | None = None
         super().__init__(options)
 
     # -- card tables (index = position in the card file) ----------------------------------------
@@ -273,7 +275,12 @@ class CritsCreatures(Game):
         return info
 
     def new_initial_state(self, seed: int | None = None) -> CritsState:
-        return CritsState.setup(self, seed)
+        # The set-up draws nothing by chance, so it is done once and each game starts from a copy of it.
+        if self._start is None:
+            self._start = CritsState.setup(self, 0)
+        state = self._start.clone()
+        state.seed = fresh_seed() if seed is None else seed
+        return state
 
     def _state_from_dict(self, raw: JSON, seed: int | None) -> CritsState:
         if not isinstance(raw, dict):
