@@ -229,9 +229,7 @@ class CritsCreatures(Game):
                 if 0 <= x + dx < width and 0 <= y + dy < length:
                     b = a + dy * width + dx
                     self.move_actions[a, b] = add(Move(len(table), names[a], names[b]))
-        # for rules.moves_from: each tile's moves within each M: in use, and their destinations' bits
-        self.reach_moves = tuple(tuple(self._moves_within(a, area) for a, (area, _) in enumerate(areas))
-                                 for areas in self.reach_areas)
+        self._moves_within: dict[tuple[int, int], tuple[tuple[Move, ...], tuple[int, ...]]] = {}
         max_reach = max(self.reach)
         self.attack_actions: dict[tuple[int, int], Attack] = {}
         for a in range(self.tiles):
@@ -258,9 +256,14 @@ class CritsCreatures(Game):
                 rolls.append(self.roll_actions[sides, value])
         self._chance_outcomes = tuple(rolls)
 
-    def _moves_within(self, origin: int, area: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
-        tiles = [t for t in tiles_of(area) if t != origin]
-        return tuple(self.move_actions[origin, t] for t in tiles), tuple(1 << t for t in tiles)
+    def moves_within(self, origin: int, budget: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
+        """The moves from `origin` to the tiles within `budget` orthogonal steps, and those tiles' bits."""
+        moves = self._moves_within.get((origin, budget))
+        if moves is None:
+            tiles = [t for t in tiles_of(self.ball(budget)[origin]) if t != origin]
+            moves = tuple(self.move_actions[origin, t] for t in tiles), tuple(1 << t for t in tiles)
+            self._moves_within[origin, budget] = moves
+        return moves
 
     def player_action_table(self) -> tuple[Any, ...]:
         return self._player_actions

@@ -125,7 +125,7 @@ def reach(state: CritsState, piece: int, free: int, passable: int) -> int:
 def moves_from(state: CritsState, piece: int, key: int, free: int, passable: int) -> tuple[Move, ...]:
     """The move actions of `piece`, kept in the game's memo under `key` (CritsCreatures.reach_areas)."""
     game = state.game
-    moves, bits = game.reach_moves[game.moves[state.card[piece]]][state.pos[piece]]
+    moves, bits = game.moves_within(state.pos[piece], game.moves[state.card[piece]])
     moves = tuple(compress(moves, map(reach(state, piece, free, passable).__and__, bits)))
     memo = game.reach_memo
     if len(memo) >= REACH_MEMO_SIZE:
