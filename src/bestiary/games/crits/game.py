@@ -97,6 +97,7 @@ class CritsCreatures(Game):
             {e.keyword: e for e in (EFFECTS.parse(raw) for raw in c.effects)} for c in cards)
         self.activated: tuple[Effect | None, ...] = tuple(
             next((e for k, e in fx.items() if k in ACTIVATED), None) for fx in self.effects)
+        self.swift = tuple(fx.get("swift") for fx in self.effects)
         self.seat_names = tuple(tuple(f"P{side + 1} {c.name}" for c in cards) for side in range(2))
         self.split_second_cards = {kind: [i for i, c in enumerate(cards) if c.kind == kind
                                           and "split-second" in self.effects[i]]

@@ -142,7 +142,7 @@ def may_move(state: CritsState, piece: int) -> bool:
 
 
 def is_swift(state: CritsState, piece: int) -> bool:
-    swift = state.game.effects[state.card[piece]].get("swift")
+    swift = state.game.swift[state.card[piece]]
     return swift is not None and bool(EFFECTS.run(swift, state, piece))
 
 
@@ -455,10 +455,10 @@ def effect_targets(state: CritsState, piece: int) -> list[int]:
     effect = game.activated[state.card[piece]]
     if effect is None or state.used[piece]:
         return []
+    if effect.keyword == "necro":
+        return necro_tiles(state, piece)
     player = state.side[piece]
     origin = effect_source_tile(state, piece)
-    if effect.keyword == "necro":
-        return necro_tiles(state, player, origin)
     reach = int(effect.params.get("range", 0))
     enemy = effect.keyword == "kill"
     out = []
@@ -481,7 +481,7 @@ def has_effect_target(state: CritsState, piece: int) -> bool:
         return False
     aim = game.effect_aim[card]
     if aim is None:  # Necro
-        return bool(necro_tiles(state, state.side[piece], effect_source_tile(state, piece)))
+        return bool(necro_tiles(state, piece))
     in_range, at_enemy = aim
     side = state.side[piece] ^ at_enemy
     # CRITS-15, CRITS-16 (effect_reaches): only a Titan's effect touches Titans
@@ -490,11 +490,13 @@ def has_effect_target(state: CritsState, piece: int) -> bool:
     return bool(in_range[effect_source_tile(state, piece)] & targets)
 
 
-def necro_tiles(state: CritsState, player: int, origin: int) -> list[int]:
-    """CRITS-28: the free tiles next to `origin` a creature of `player`'s graveyard could return to."""
+def necro_tiles(state: CritsState, piece: int) -> list[int]:
+    """CRITS-28: the free tiles next to the Necro card `piece` that a creature of its side's graveyard could
+    return to."""
+    player = state.side[piece]
     if GRAVEYARD not in state.where[player * 16:player * 16 + 16]:
         return []
-    return [t for t in state.game.orthogonal[origin] if state.board[t] < 0]
+    return [t for t in state.game.orthogonal[effect_source_tile(state, piece)] if state.board[t] < 0]
 
 
 def use_effect(state: CritsState, piece: int, tile: int) -> None:
