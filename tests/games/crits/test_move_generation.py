@@ -31,7 +31,9 @@ def plain_turn_actions(state: CritsState) -> list[Action]:
     mine = [p for p in range(player * SIDE, player * SIDE + SIDE) if state.where[p] == rules.BOARD]
     out: list[Action] = []
     for piece in mine:
-        if game.kind[state.card[piece]] != "item" and rules.may_move(state, piece):
+        may_move = not state.moved >> piece & 1 and (state.moves_made < rules.MOVES_PER_TURN
+                                                      or rules.is_swift(state, piece))
+        if game.kind[state.card[piece]] != "item" and may_move:
             out += [game.move_actions[state.pos[piece], t] for t in rules.reachable(state, piece, free, passable)]
     if not state.attacked:
         for piece in mine:

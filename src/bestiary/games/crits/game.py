@@ -127,7 +127,7 @@ class CritsCreatures(Game):
         self.orthogonal = tuple(neighbours(t, ORTHOGONAL) for t in range(self.tiles))
         self.diagonal = tuple(neighbours(t, DIAGONAL) for t in range(self.tiles))
         self.around = tuple(self.orthogonal[t] + self.diagonal[t] for t in range(self.tiles))
-        # the board as bits (bit t = tile t), so a whole frontier steps at once (rules.reachable)
+        # the board as bits (bit t = tile t), so a whole frontier steps at once (rules.reach)
         self.all_tiles = (1 << self.tiles) - 1
         self.not_first_column = sum(1 << t for t in range(self.tiles) if t % o.width > 0)
         self.not_last_column = sum(1 << t for t in range(self.tiles) if t % o.width < o.width - 1)
@@ -180,13 +180,6 @@ class CritsCreatures(Game):
         """Every tile one orthogonal step from a tile in the bit set `tiles`."""
         width, left, right = self.width, self.not_first_column, self.not_last_column
         return (((tiles & right) << 1) | ((tiles & left) >> 1) | (tiles << width) | (tiles >> width)) & self.all_tiles
-
-    def diagonal_step(self, tiles: int) -> int:
-        """Every tile one diagonal step from a tile in the bit set `tiles`."""
-        width, left, right = self.width, self.not_first_column, self.not_last_column
-        east, west = tiles & right, tiles & left
-        return ((east << (width + 1)) | (west << (width - 1)) | (east >> (width - 1)) | (west >> (width + 1))) \
-            & self.all_tiles
 
     def row(self, tile: int) -> int:
         return tile // self.width

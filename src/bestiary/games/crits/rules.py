@@ -134,13 +134,6 @@ def moves_from(state: CritsState, piece: int, key: int, free: int, passable: int
     return moves
 
 
-def may_move(state: CritsState, piece: int) -> bool:
-    # CRITS-5, CRITS-56: up to five different pieces a turn; each moves once. Swift cards override (CRITS-54).
-    if state.moved >> piece & 1:
-        return False
-    return state.moves_made < MOVES_PER_TURN or is_swift(state, piece)
-
-
 def is_swift(state: CritsState, piece: int) -> bool:
     swift = state.game.swift[state.card[piece]]
     return swift is not None and bool(EFFECTS.run(swift, state, piece))

@@ -282,7 +282,8 @@ class CritsState(State):
                 attackers |= 1 << origin
                 if targets & lines[origin]:
                     aiming.append(piece)
-            # CRITS-5, CRITS-56 (rules.may_move); items have no M:, so no moves
+            # CRITS-5, CRITS-56: up to five different pieces a turn, each once; Swift cards override (CRITS-54).
+            # Items have no M:, so no moves.
             if areas is None or moved >> piece & 1 or (hurried and not rules.is_swift(self, piece)):
                 continue
             area, tag = areas[origin]
