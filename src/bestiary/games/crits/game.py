@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -9,6 +10,7 @@ from pydantic import Field, model_validator
 
 from bestiary.core.api import JSON, Game, GameInfo, GameOptions
 from bestiary.core.cards import CardSet
+from bestiary.core.chance import fresh_seed
 from bestiary.core.effects import Effect
 from bestiary.core.errors import OptionError, StateFormatError
 from bestiary.core.registry import register_game
@@ -18,6 +20,7 @@ from bestiary.games.crits.armies import Army, ArmyError, preset_names, read_army
 from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards
 from bestiary.games.crits.effects import ACTIVATED, EFFECTS
 from bestiary.games.crits.heuristic import CritsHeuristic
+from bestiary.games.crits.rules import tiles_of
 from bestiary.games.crits.state import CritsState
 
 PIECES_PER_SIDE = 16  # CRITS-42: 1 Titan, 10 creatures, 5 items
@@ -76,6 +79,7 @@ class CritsCreatures(Game):
         self._build_board()
         self._build_actions()
         self._heuristic: CritsHeuristic | None = None
+        self._start: CritsState | None = None
         super().__init__(options)
 
     # -- card tables (index = position in the card file) ----------------------------------------
@@ -93,6 +97,8 @@ class CritsCreatures(Game):
             {e.keyword: e for e in (EFFECTS.parse(raw) for raw in c.effects)} for c in cards)
         self.activated: tuple[Effect | None, ...] = tuple(
             next((e for k, e in fx.items() if k in ACTIVATED), None) for fx in self.effects)
+        self.swift = tuple(fx.get("swift") for fx in self.effects)
+        self.seat_names = tuple(tuple(f"P{side + 1} {c.name}" for c in cards) for side in range(2))
         self.split_second_cards = {kind: [i for i, c in enumerate(cards) if c.kind == kind
                                           and "split-second" in self.effects[i]]
                                    for kind in ("titan", "creature", "item")}
@@ -100,6 +106,10 @@ class CritsCreatures(Game):
         for army in self.armies:
             ids = [army.titan, *army.creatures, *army.items]
             self.start_cards += [self.card_index[i] for i in ids]
+
+    def activators(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """The pieces (positions in `cards`, their cards) whose card has an effect a player activates."""
+        return tuple(piece for piece, card in enumerate(cards) if self.activated[card] is not None)
 
     # -- the board: flat tile indices, row-major from P1's edge ---------------------------------
     def _build_board(self) -> None:
@@ -117,29 +127,59 @@ class CritsCreatures(Game):
         self.orthogonal = tuple(neighbours(t, ORTHOGONAL) for t in range(self.tiles))
         self.diagonal = tuple(neighbours(t, DIAGONAL) for t in range(self.tiles))
         self.around = tuple(self.orthogonal[t] + self.diagonal[t] for t in range(self.tiles))
-        # the board as bits (bit t = tile t), so a whole frontier steps at once (rules.reachable)
+        # the board as bits (bit t = tile t), so a whole frontier steps at once (rules.reach)
         self.all_tiles = (1 << self.tiles) - 1
         self.not_first_column = sum(1 << t for t in range(self.tiles) if t % o.width > 0)
         self.not_last_column = sum(1 << t for t in range(self.tiles) if t % o.width < o.width - 1)
         # the four straight lines out of each tile, as far as the longest range reaches
         longest = max(self.reach)
         self.rays = tuple(tuple(tuple(self.ray(t, d, longest)) for d in range(4)) for t in range(self.tiles))
+        # attack_lines[r][t]: every tile an attack of range r from t could reach on an empty board
+        self.attack_lines = tuple(tuple(sum(1 << u for line in self.rays[t] for u in line[:r])
+                                        for t in range(self.tiles)) for r in range(longest + 1))
+        self._balls: dict[int, tuple[int, ...]] = {}
         # CRITS-18, CRITS-44: each side's start zone lies behind its red line.
         depth = o.start_depth * o.width
         self.start_zone = (tuple(range(depth)), tuple(range(self.tiles - depth, self.tiles)))
         self.in_zone = tuple(frozenset(zone) for zone in self.start_zone)
+        self.zone_tiles = tuple(sum(1 << t for t in zone) for zone in self.start_zone)
+        # The moves out of a tile depend only on the pieces within the mover's M: of it (a diagonal step costs
+        # two, so nothing further can be reached or stand in the way). rules.moves_from keeps them per
+        # (tile, M:, those pieces), keyed by those pieces' bits tagged with the tile and M: above the board's.
+        budgets = max(self.moves) + 1
+        self.reach_areas = tuple(tuple((ball, (t * budgets + budget + 1) << self.tiles) for t, ball
+                                       in enumerate(self.ball(budget))) if budget in self.moves else ()
+                                 for budget in range(budgets))
+        self.reach_key_shift = self.tiles + (self.tiles * budgets + budgets).bit_length()
+        self.reach_memo: dict[int, tuple[Move, ...]] = {}
+        # per card, for CritsState._turn_actions: its reach areas (None: it cannot move) and its attack lines
+        # (None: it cannot attack)
+        self.card_reach = tuple((self.reach_areas[budget] if budget else None,
+                                 self.attack_lines[reach] if dice else None)
+                                for budget, reach, dice in zip(self.moves, self.reach, self.attack_dice, strict=True))
+        # for rules.has_effect_target: a Kill or Sacrifice card's tiles in range of each tile, and whether it
+        # aims at the other side
+        self.effect_aim = tuple(None if effect is None or effect.keyword == "necro"
+                                else (self.ball(int(effect.params.get("range", 0))), effect.keyword == "kill")
+                                for effect in self.activated)
+
+    def ball(self, radius: int) -> tuple[int, ...]:
+        """For each tile, the bit set of the tiles at most `radius` orthogonal steps away (itself included)."""
+        balls = self._balls.get(radius)
+        if balls is None:
+            if radius < 0:
+                balls = (0,) * self.tiles
+            elif radius == 0:
+                balls = tuple(1 << t for t in range(self.tiles))
+            else:
+                balls = tuple(ball | self.orthogonal_step(ball) for ball in self.ball(radius - 1))
+            self._balls[radius] = balls
+        return balls
 
     def orthogonal_step(self, tiles: int) -> int:
         """Every tile one orthogonal step from a tile in the bit set `tiles`."""
         width, left, right = self.width, self.not_first_column, self.not_last_column
         return (((tiles & right) << 1) | ((tiles & left) >> 1) | (tiles << width) | (tiles >> width)) & self.all_tiles
-
-    def diagonal_step(self, tiles: int) -> int:
-        """Every tile one diagonal step from a tile in the bit set `tiles`."""
-        width, left, right = self.width, self.not_first_column, self.not_last_column
-        east, west = tiles & right, tiles & left
-        return ((east << (width + 1)) | (west << (width - 1)) | (east >> (width - 1)) | (west >> (width + 1))) \
-            & self.all_tiles
 
     def row(self, tile: int) -> int:
         return tile // self.width
@@ -183,6 +223,7 @@ class CritsCreatures(Game):
                 if 0 <= x + dx < width and 0 <= y + dy < length:
                     b = a + dy * width + dx
                     self.move_actions[a, b] = add(Move(len(table), names[a], names[b]))
+        self._moves_within: dict[tuple[int, int], tuple[tuple[Move, ...], tuple[int, ...]]] = {}
         max_reach = max(self.reach)
         self.attack_actions: dict[tuple[int, int], Attack] = {}
         for a in range(self.tiles):
@@ -209,6 +250,15 @@ class CritsCreatures(Game):
                 rolls.append(self.roll_actions[sides, value])
         self._chance_outcomes = tuple(rolls)
 
+    def moves_within(self, origin: int, budget: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
+        """The moves from `origin` to the tiles within `budget` orthogonal steps, and those tiles' bits."""
+        moves = self._moves_within.get((origin, budget))
+        if moves is None:
+            tiles = [t for t in tiles_of(self.ball(budget)[origin]) if t != origin]
+            moves = tuple(self.move_actions[origin, t] for t in tiles), tuple(1 << t for t in tiles)
+            self._moves_within[origin, budget] = moves
+        return moves
+
     def player_action_table(self) -> tuple[Any, ...]:
         return self._player_actions
 
@@ -222,7 +272,12 @@ class CritsCreatures(Game):
         return info
 
     def new_initial_state(self, seed: int | None = None) -> CritsState:
-        return CritsState.setup(self, seed)
+        # The set-up draws nothing by chance, so it is done once and each game starts from a copy of it.
+        if self._start is None:
+            self._start = CritsState.setup(self, 0)
+        state = self._start.clone()
+        state.seed = fresh_seed() if seed is None else seed
+        return state
 
     def _state_from_dict(self, raw: JSON, seed: int | None) -> CritsState:
         if not isinstance(raw, dict):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from bestiary.games.crits.effects import EFFECTS
 
 if TYPE_CHECKING:
+    from bestiary.games.crits.actions import Move
     from bestiary.games.crits.state import CritsState
 
 # where a piece is
@@ -26,12 +28,23 @@ OVER = "over"
 PHASES = (PLACE, FIRST_ROLL, TURN, AIM, TARGET, RAISE, RESPOND, ROLL, COUNTER, OVER)
 
 MOVES_PER_TURN = 5  # CRITS-5, CRITS-56
+REACH_MEMO_SIZE = 1 << 15  # positions kept by moves_from (a few MB); the memo starts afresh when full
 KINGLESS_TURNS_TO_LOSE = 3  # CRITS-41, CRITS-60
 DRAW = 2
 
 
 def seat(player: int) -> str:
     return f"P{player + 1}"
+
+
+def tiles_of(bits: int) -> list[int]:
+    """The tiles of a bit set (bit t = tile t), in order."""
+    tiles = []
+    while bits:
+        low = bits & -bits
+        tiles.append(low.bit_length() - 1)
+        bits ^= low
+    return tiles
 
 
 # -- setting up ------------------------------------------------------------------------------
@@ -45,9 +58,7 @@ def place(state: CritsState, tile: int) -> None:
     # CRITS-18, CRITS-30, CRITS-44 (option placement="manual"): each piece on a free tile behind the red line;
     # P1 places all of theirs, then P2.
     piece = next_to_place(state)
-    state.where[piece] = BOARD
-    state.pos[piece] = tile
-    state.board[tile] = piece
+    state.put(piece, tile)
     state._log("place", f"{state.name(piece)} is placed on {state.game.tile_names[tile]}.")
     if next_to_place(state) >= 0:
         return
@@ -88,45 +99,50 @@ def start_turn(state: CritsState, player: int) -> None:
 
 # -- moving --------------------------------------------------------------------------------------
 def reachable(state: CritsState, piece: int, free: int, passable: int) -> list[int]:
-    """CRITS-6, CRITS-7: tiles within the piece's M:, orthogonal steps costing 1 and diagonal steps 2, over
-    `passable` tiles (bit sets: free tiles, plus the piece's own side when allies do not block), ending on a
-    `free` one. Layer c holds the tiles first reached at cost c: one orthogonal step from layer c - 1 or one
-    diagonal step from layer c - 2."""
+    """CRITS-6, CRITS-7: the tiles the piece may move to (see reach), in order."""
+    return tiles_of(reach(state, piece, free, passable))
+
+
+def reach(state: CritsState, piece: int, free: int, passable: int) -> int:
+    """CRITS-6, CRITS-7: the bit set of tiles within the piece's M:, orthogonal steps costing 1 and diagonal
+    steps 2, over `passable` tiles (bit sets: free tiles, plus the piece's own side when allies do not block),
+    ending on a `free` one. Layer c holds the tiles first reached at cost c: one orthogonal step from layer
+    c - 1 or one diagonal step from layer c - 2; a diagonal step is a vertical step of a sideways one, so the
+    sideways step of each layer is kept for the layer two further on."""
     game = state.game
-    budget = game.moves[state.card[piece]]
-    start = 1 << state.pos[piece]
-    before, last, seen = 0, start, start
-    for _ in range(budget):
-        layer = (game.orthogonal_step(last) | game.diagonal_step(before)) & passable & ~seen
+    width, left, right = game.width, game.not_first_column, game.not_last_column
+    last = seen = 1 << state.pos[piece]
+    sideways_before = 0
+    for _ in range(game.moves[state.card[piece]]):
+        sideways = (last & right) << 1 | (last & left) >> 1
+        layer = (sideways | last << width | last >> width | sideways_before << width | sideways_before >> width) \
+            & passable & ~seen
         seen |= layer
-        before, last = last, layer
-    tiles = []
-    ends = seen & free
-    while ends:
-        low = ends & -ends
-        tiles.append(low.bit_length() - 1)
-        ends ^= low
-    return tiles
+        last, sideways_before = layer, sideways
+    return seen & free
 
 
-def may_move(state: CritsState, piece: int) -> bool:
-    # CRITS-5, CRITS-56: up to five different pieces a turn; each moves once. Swift cards override (CRITS-54).
-    if state.moved >> piece & 1:
-        return False
-    return state.moves_made < MOVES_PER_TURN or is_swift(state, piece)
+def moves_from(state: CritsState, piece: int, key: int, free: int, passable: int) -> tuple[Move, ...]:
+    """The move actions of `piece`, kept in the game's memo under `key` (CritsCreatures.reach_areas)."""
+    game = state.game
+    moves, bits = game.moves_within(state.pos[piece], game.moves[state.card[piece]])
+    moves = tuple(compress(moves, map(reach(state, piece, free, passable).__and__, bits)))
+    memo = game.reach_memo
+    if len(memo) >= REACH_MEMO_SIZE:
+        memo.clear()
+    memo[key] = moves
+    return moves
 
 
 def is_swift(state: CritsState, piece: int) -> bool:
-    swift = state.game.effects[state.card[piece]].get("swift")
+    swift = state.game.swift[state.card[piece]]
     return swift is not None and bool(EFFECTS.run(swift, state, piece))
 
 
 def move_piece(state: CritsState, piece: int, to: int) -> None:
     game = state.game
     origin = state.pos[piece]
-    state.board[origin] = -1
-    state.board[to] = piece
-    state.pos[piece] = to
+    state.shift(piece, to)
     state.moved |= 1 << piece
     if not is_swift(state, piece):
         state.moves_made += 1
@@ -411,15 +427,13 @@ def defeat(state: CritsState, piece: int, killer: int | None) -> None:
 
 def remove(state: CritsState, piece: int, place: int) -> None:
     if state.where[piece] == BOARD:
-        state.board[state.pos[piece]] = -1
+        state.lift(piece)
     state.where[piece] = place
     state.pos[piece] = -1
 
 
 def return_from_graveyard(state: CritsState, piece: int, tile: int) -> None:
-    state.where[piece] = BOARD
-    state.pos[piece] = tile
-    state.board[tile] = piece
+    state.put(piece, tile)
 
 
 # -- effects "at any time" ---------------------------------------------------------------------
@@ -434,12 +448,10 @@ def effect_targets(state: CritsState, piece: int) -> list[int]:
     effect = game.activated[state.card[piece]]
     if effect is None or state.used[piece]:
         return []
+    if effect.keyword == "necro":
+        return necro_tiles(state, piece)
     player = state.side[piece]
     origin = effect_source_tile(state, piece)
-    if effect.keyword == "necro":
-        if not state.graveyard(player):
-            return []
-        return [t for t in game.orthogonal[origin] if state.board[t] < 0]
     reach = int(effect.params.get("range", 0))
     enemy = effect.keyword == "kill"
     out = []
@@ -451,6 +463,33 @@ def effect_targets(state: CritsState, piece: int) -> list[int]:
         if game.distance(origin, state.pos[other]) <= reach:
             out.append(state.pos[other])
     return out
+
+
+def has_effect_target(state: CritsState, piece: int) -> bool:
+    """Whether effect_targets would list any tile; for Kill and Sacrifice it looks only at the pieces in range."""
+    game = state.game
+    card = state.card[piece]
+    effect = game.activated[card]
+    if effect is None or state.used[piece]:
+        return False
+    aim = game.effect_aim[card]
+    if aim is None:  # Necro
+        return bool(necro_tiles(state, piece))
+    in_range, at_enemy = aim
+    side = state.side[piece] ^ at_enemy
+    # CRITS-15, CRITS-16 (effect_reaches): only a Titan's effect touches Titans
+    targets = state.creature_tiles[side] | state.titan_tiles[side] if game.kind[card] == "titan" \
+        else state.creature_tiles[side]
+    return bool(in_range[effect_source_tile(state, piece)] & targets)
+
+
+def necro_tiles(state: CritsState, piece: int) -> list[int]:
+    """CRITS-28: the free tiles next to the Necro card `piece` that a creature of its side's graveyard could
+    return to."""
+    player = state.side[piece]
+    if GRAVEYARD not in state.where[player * 16:player * 16 + 16]:
+        return []
+    return [t for t in state.game.orthogonal[effect_source_tile(state, piece)] if state.board[t] < 0]
 
 
 def use_effect(state: CritsState, piece: int, tile: int) -> None:
@@ -467,9 +506,7 @@ def use_effect(state: CritsState, piece: int, tile: int) -> None:
 
 def deploy(state: CritsState, piece: int, tile: int) -> None:
     # CRITS-23, CRITS-46: a Split Second card enters play when its owner chooses, behind the red line.
-    state.where[piece] = BOARD
-    state.pos[piece] = tile
-    state.board[tile] = piece
+    state.put(piece, tile)
     lasts = EFFECTS.run(state.game.effects[state.card[piece]]["split-second"], state, piece)
     state.lasts[piece] = int(lasts)
     state._log("deploy", f"{state.name(piece)} enters play on {state.game.tile_names[tile]}.")

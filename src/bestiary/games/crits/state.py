@@ -1,7 +1,9 @@
 """Crit's Creatures state: flat per-piece arrays and a flat board of tiles.
 
 Pieces are numbered side * 16 + slot: slot 0 the Titan, 1-10 the creatures, 11-15 the items, in the army
-file's order. `card`, `side`, `where`, `pos`, `holder` and `held` are indexed by piece; `board` by tile.
+file's order. `card`, `side`, `where`, `pos`, `holder` and `held` are indexed by piece; `board` by tile;
+`occupancy`, `creature_tiles` and `titan_tiles` hold each side's tiles (all, its creatures', its Titans') as bit
+sets (bit t = tile t), for the legal-move generation.
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ class CritsState(State):
         self.used = [False] * pieces
         self.lasts = [0] * pieces
         self.board = [-1] * game.tiles
+        self.occupancy = [0, 0]
+        self.creature_tiles = [0, 0]
+        self.titan_tiles = [0, 0]
+        self.activators = game.activators(self.card)
         self.king = [-1, -1]
         self.crown = [-1, -1]
         self.kingless = [0, 0]
@@ -121,9 +127,37 @@ class CritsState(State):
             if manual:
                 self.where[piece] = rules.WAITING
                 continue
-            self.where[piece] = BOARD
-            self.pos[piece] = tile
-            self.board[tile] = piece
+            self.put(piece, tile)
+
+    # -- the board -------------------------------------------------------------------------------
+    def put(self, piece: int, tile: int) -> None:
+        self.where[piece] = BOARD
+        self.pos[piece] = tile
+        self.board[tile] = piece
+        self._flip(piece, 1 << tile)
+
+    def shift(self, piece: int, tile: int) -> None:
+        """Move a piece on the board to another tile."""
+        origin = self.pos[piece]
+        self.board[origin] = -1
+        self.board[tile] = piece
+        self.pos[piece] = tile
+        self._flip(piece, 1 << origin | 1 << tile)
+
+    def lift(self, piece: int) -> None:
+        """Take a piece off its tile; the caller says where it goes."""
+        tile = self.pos[piece]
+        self.board[tile] = -1
+        self._flip(piece, 1 << tile)
+
+    def _flip(self, piece: int, bits: int) -> None:
+        """Flip `bits` (tiles the piece leaves or enters) in the bit sets that hold the piece's tile."""
+        side, kind = self.side[piece], self.game.kind[self.card[piece]]
+        self.occupancy[side] ^= bits
+        if kind == "creature":
+            self.creature_tiles[side] ^= bits
+        elif kind == "titan":
+            self.titan_tiles[side] ^= bits
 
     # -- small queries used by the rules --------------------------------------------------------
     def on_board(self, piece: int) -> bool:
@@ -145,7 +179,7 @@ class CritsState(State):
         return self.game.cards[self.card[piece]].name
 
     def name(self, piece: int) -> str:
-        return f"{rules.seat(self.side[piece])} {self.card_name(piece)}"
+        return self.game.seat_names[self.side[piece]][self.card[piece]]
 
     def tile_name(self, tile: int) -> str:
         return self.game.tile_names[tile]
@@ -153,16 +187,16 @@ class CritsState(State):
     def usable_effects(self, player: int) -> list[tuple[int, bool]]:
         """(piece, held item?) pairs whose activated effect has a target now."""
         out = []
-        activated = self.game.activated
-        for piece in range(2 * SIDE):  # an item picked up changes side with its holder
+        for piece in self.activators:  # an item picked up changes side with its holder
             where = self.where[piece]
-            if self.side[piece] == player and (where in (BOARD, EQUIPPED)) \
-                    and activated[self.card[piece]] is not None and rules.effect_targets(self, piece):
+            if self.side[piece] == player and (where in (BOARD, EQUIPPED)) and not self.used[piece] \
+                    and rules.has_effect_target(self, piece):
                 out.append((piece, where == EQUIPPED))
         return out
 
     def deployable(self, player: int) -> list[int]:
-        if not any(self.board[t] < 0 for t in self.game.start_zone[player]):
+        if RESERVE not in self.where[player * SIDE:player * SIDE + SIDE] \
+                or not self.game.zone_tiles[player] & ~(self.occupancy[0] | self.occupancy[1]):
             return []
         return [p for p in range(player * SIDE, player * SIDE + SIDE) if self.where[p] == RESERVE]
 
@@ -215,38 +249,61 @@ class CritsState(State):
         game = self.game
         out: list[Action] = [game.use_actions[rules.effect_source_tile(self, p)][held]
                              for p, held in self.usable_effects(player)]
-        out += [game.deploy_actions[c] for c in sorted({self.card[p] for p in self.deployable(player)})]
+        reserve = self.deployable(player)
+        if reserve:
+            out += [game.deploy_actions[c] for c in sorted({self.card[p] for p in reserve})]
         return out
 
     def _turn_actions(self) -> list[Action]:
         game = self.game
         player = self.player
-        out: list[Action] = []
-        mine = range(player * SIDE, player * SIDE + SIDE)
-        occupied = own = 0
-        for piece in range(2 * SIDE):
-            if self.where[piece] == BOARD:
-                occupied |= 1 << self.pos[piece]
-                if self.side[piece] == player:
-                    own |= 1 << self.pos[piece]
+        where, card, pos = self.where, self.card, self.pos
+        own, enemy = self.occupancy[player], self.occupancy[1 - player]
+        occupied = own | enemy
         free = game.all_tiles & ~occupied
-        passable = free if game.options.allies_block else free | own
-        for piece in mine:
-            if self.where[piece] == BOARD and game.kind[self.card[piece]] != "item" and rules.may_move(self, piece):
-                origin = self.pos[piece]
-                out += [game.move_actions[origin, t] for t in rules.reachable(self, piece, free, passable)]
-        if not self.attacked:
-            for piece in mine:
-                if self.where[piece] != BOARD or not rules.can_attack(self, piece):
-                    continue
-                origin = self.pos[piece]
+        allies_block = game.options.allies_block
+        passable = free if allies_block else free | own
+        moved, card_reach, memo = self.moved, game.card_reach, game.reach_memo
+        hurried = self.moves_made >= rules.MOVES_PER_TURN
+        may_attack = not self.attacked
+        # what an attack may hit: enemy pieces, and dropped items lying on free tiles
+        targets = enemy
+        if may_attack and DROPPED in where:
+            targets |= sum(1 << pos[p] for p in range(2 * SIDE) if where[p] == DROPPED) & free
+        attackers = 0  # the tiles of our pieces that may attack
+        aiming = []  # those pieces with a target along their lines
+        out: list[Action] = []
+        for piece in range(player * SIDE, player * SIDE + SIDE):
+            if where[piece] != BOARD:
+                continue
+            origin = pos[piece]
+            areas, lines = card_reach[card[piece]]
+            if lines is not None and may_attack:
+                attackers |= 1 << origin
+                if targets & lines[origin]:
+                    aiming.append(piece)
+            # CRITS-5, CRITS-56: up to five different pieces a turn, each once; Swift cards override (CRITS-54).
+            # Items have no M:, so no moves.
+            if areas is None or moved >> piece & 1 or (hurried and not rules.is_swift(self, piece)):
+                continue
+            area, tag = areas[origin]
+            key = occupied & area | tag
+            if not allies_block:
+                key |= (own & area) << game.reach_key_shift
+            moves = memo.get(key)
+            out += moves if moves is not None else rules.moves_from(self, piece, key, free, passable)
+        if may_attack:
+            for piece in aiming:
+                origin = pos[piece]
                 tiles = rules.attack_tiles(self, piece)
                 out += [game.attack_actions[origin, t] for t in tiles]
-                if len(tiles) > 1 and len(game.attack_dice[self.card[piece]]) > 1:
+                if len(tiles) > 1 and len(game.attack_dice[card[piece]]) > 1:
                     out.append(game.split_actions[origin])
-            enemies = sorted(self.pos[p] for p in range((1 - player) * SIDE, (2 - player) * SIDE)
-                             if self.where[p] == BOARD)
-            out += [game.pincer_actions[t] for t in enemies if rules.pincer_pair(self, t, player)]
+            # CRITS-63: only an enemy with an attacker of ours in front and behind can be pincered
+            width = game.width
+            pincers = enemy & attackers << width & attackers >> width
+            if pincers:
+                out += [game.pincer_actions[t] for t in rules.tiles_of(pincers) if rules.pincer_pair(self, t, player)]
         out += self._effect_actions(player)
         out += [game.drop_crown_actions[t] for t in rules.crown_drop_tiles(self, player)]
         out.append(game.words["end turn"])
@@ -439,6 +496,7 @@ class CritsState(State):
         for piece in range((1 - player) * SIDE, (2 - player) * SIDE):
             if other.where[piece] == RESERVE:
                 other.card[piece] = rng.choice(pools[self.game.kind[self.card[piece]]])
+        other.activators = self.game.activators(other.card)
         return other
 
     # -- copying and (de)serialising ---------------------------------------------------------------
@@ -455,6 +513,10 @@ class CritsState(State):
         other.used = self.used.copy()
         other.lasts = self.lasts.copy()
         other.board = self.board.copy()
+        other.occupancy = self.occupancy.copy()
+        other.creature_tiles = self.creature_tiles.copy()
+        other.titan_tiles = self.titan_tiles.copy()
+        other.activators = self.activators
         other.king = self.king.copy()
         other.crown = self.crown.copy()
         other.kingless = self.kingless.copy()
@@ -530,7 +592,8 @@ class CritsState(State):
             if state.where[p] == BOARD:
                 if state.board[state.pos[p]] >= 0:
                     raise StateFormatError(f"two pieces stand on {state.tile_name(state.pos[p])}")
-                state.board[state.pos[p]] = p
+                state.put(p, state.pos[p])
+        state.activators = game.activators(state.card)
         state.king = [integer({"k": k}, "k", -1, 2 * SIDE - 1) for k in raw["kings"]]
         state.crown = [_tile(game, t, "crowns") for t in raw["crowns"]]
         state.kingless = [int(k) for k in raw["kingless"]]
