@@ -27,10 +27,11 @@ START_SECONDS = 60.0  # a cold start imports every game; a busy 2-core machine i
 class LiveServer:
     """`with LiveServer(url, log) as server:` a running server at `server.base`; `kill()` and `start()` again."""
 
-    def __init__(self, database_url: str, log_path: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, database_url: str, log_path: Path, bot_delay: float = 0.0, profile: Path | None = None) -> None:
         self.database_url = database_url
         self.log_path = log_path
         self.bot_delay = bot_delay
+        self.profile = profile  # where cProfile writes the server's profile when it stops
         self.listener = socket.create_server(("127.0.0.1", 0), backlog=256)
         self.port = self.listener.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
@@ -41,9 +42,10 @@ class LiveServer:
         """Start a server and wait until it answers; the seconds that took."""
         began = time.perf_counter()
         fd = self.listener.fileno()
+        profiler = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "tests.server.live", self.database_url, str(fd), str(self.bot_delay)],
+                [sys.executable, *profiler, "-m", "tests.server.live", self.database_url, str(fd), str(self.bot_delay)],
                 cwd=ROOT, pass_fds=(fd,), stdout=log, stderr=subprocess.STDOUT)
         self.starts += 1
         while time.perf_counter() - began < START_SECONDS:
@@ -61,6 +63,13 @@ class LiveServer:
         assert self.process is not None
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait()
+
+    def rss_bytes(self) -> int:
+        """The server's resident memory now."""
+        assert self.process is not None
+        with open(f"/proc/{self.process.pid}/status") as status:
+            line = next(line for line in status if line.startswith("VmRSS:"))
+        return int(line.split()[1]) * 1024
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -93,6 +102,8 @@ def serve(database_url: str, fd: int, bot_delay: float) -> None:
     # they hold themselves, however long a restart takes.
     settings = Settings(bot_delay=bot_delay, reaction_scale=0.0, disconnect_grace=None)
     server = uvicorn.Server(uvicorn.Config(create_app(database_url, settings), log_level="warning"))
+    # uvicorn raises SIGTERM again once it has shut down: exit normally then, so a profiler can write its file
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     asyncio.run(server.serve(sockets=[socket.socket(fileno=fd)]))
 
 

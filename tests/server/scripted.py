@@ -44,7 +44,8 @@ class Sent:
 
 @dataclass(eq=False)
 class SeatScript:
-    """Plays `seat` of room `code` with uniformly random legal moves from `rng`."""
+    """Plays `seat` of room `code` with uniformly random legal moves from `rng`, after thinking for up to
+    `think` seconds."""
 
     base: str
     code: str
@@ -52,6 +53,7 @@ class SeatScript:
     token: str
     transport: Literal["ws", "rest"]
     rng: random.Random
+    think: float = 0.0
     sent: list[Sent] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     view: dict[str, Any] | None = None
@@ -92,17 +94,23 @@ class SeatScript:
             self.pending.outcome = "unknown"
             self.lost, self.pending = self.pending, None
 
-    def next_move(self) -> Sent | None:
+    def to_act(self) -> bool:
+        view = self.view
+        return (view is not None and view["room"]["status"] == "playing" and self.seat in view["to_act"]
+                and bool(view["legal_actions"]))
+
+    async def next_move(self) -> Sent | None:
         """The lost move again (once), else a random legal move when this seat is to act."""
         lost, self.lost = self.lost, None
         if lost is not None:
             move = Sent(lost.action, lost.version, time.perf_counter(), resend_of=lost)
         else:
-            view = self.view
-            if (view is None or view["room"]["status"] != "playing" or self.seat not in view["to_act"]
-                    or not view["legal_actions"]):
+            if not self.to_act():
                 return None
-            move = Sent(self.rng.choice(view["legal_actions"]), view["version"], time.perf_counter())
+            if self.think:
+                await asyncio.sleep(self.rng.uniform(0.0, self.think))
+            assert self.view is not None
+            move = Sent(self.rng.choice(self.view["legal_actions"]), self.view["version"], time.perf_counter())
         self.sent.append(move)
         self.pending = move
         return move
@@ -139,7 +147,7 @@ class SeatScript:
                 raise AssertionError(f"room {self.code} seat {self.seat}: {message}")
             if self.finished:
                 return
-            if self.pending is None and (move := self.next_move()) is not None:
+            if self.pending is None and (move := await self.next_move()) is not None:
                 await socket.send(json.dumps({"type": "move", "action": move.action, "version": move.version,
                                               "ref": str(len(self.sent))}))
 
@@ -158,7 +166,7 @@ class SeatScript:
         answer = await http.get(f"/api/rooms/{self.code}/view", params={"events_from": len(self.events)})
         assert answer.status_code == 200, answer.text
         self.take(answer.json())
-        move = self.next_move()
+        move = await self.next_move()
         if move is None:
             await asyncio.sleep(POLL_SECONDS)
             return
