@@ -32,8 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the live server and the scripted players are the server tests' own
 
 from tests.server.live import LiveServer  # noqa: E402
-from tests.server.scripted import SeatScript, unexplained_records  # noqa: E402
-from tests.server.test_faults import stored_moves  # noqa: E402
+from tests.server.scripted import SeatScript, stored_moves, unexplained_records  # noqa: E402
 
 # game, options, and per seat: a scripted websocket player or a bot agent
 TABLES: list[tuple[str, dict[str, Any], list[str]]] = [
@@ -88,7 +87,8 @@ class Load:
 
     async def run(self) -> float:
         deadline = time.perf_counter() + self.args.seconds
-        limits = httpx.Limits(max_connections=100)
+        # a fresh connection for each request: a kept-alive one the server has just timed out fails to read
+        limits = httpx.Limits(max_connections=100, max_keepalive_connections=0)
         async with httpx.AsyncClient(base_url=self.server.base, timeout=120, limits=limits) as http:
             watcher = asyncio.create_task(self.watch_memory())
             began = time.perf_counter()
@@ -158,6 +158,9 @@ def report(load: Load, url: str, elapsed: float, baseline: int, settled_rss: int
     print(f"server memory: {baseline / mib:.0f} MiB idle, {load.peak_rss / mib:.0f} MiB peak, "
           f"{settled_rss / mib:.0f} MiB at the end; {(load.peak_rss - baseline) / 1024 / load.games_started:.0f} KiB "
           f"per game started")
+    losses = [loss for script in scripts for loss in script.losses]
+    print(f"websocket connections: {sum(s.connections for s in scripts)} for {len(scripts)} players; lost: "
+          f"{', '.join(f'{e} {losses.count(e)}' for e in sorted(set(losses))) or 'none'}")
     print(f"lost or duplicated moves: {len(problems)}")
     for problem in problems[:20]:
         print("  " + problem)

@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import httpx
+from sqlalchemy import create_engine, select
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bestiary.core.api import CHANCE
+from bestiary.server.db import moves
 
 OPEN_SECONDS = 60.0  # a client that connects while the server restarts waits in the listener's backlog
 RECONNECT_SECONDS = 0.1
@@ -60,6 +62,7 @@ class SeatScript:
     pending: Sent | None = None
     lost: Sent | None = None  # sent just before a lost connection: sent again once connected
     connections: int = 0
+    losses: list[str] = field(default_factory=list)  # why each connection or request was lost
 
     @property
     def finished(self) -> bool:
@@ -89,7 +92,9 @@ class SeatScript:
         else:
             sent.outcome, sent.error = "refused", error
 
-    def connection_lost(self) -> None:
+    def connection_lost(self, reason: BaseException | None = None) -> None:
+        if reason is not None:
+            self.losses.append(type(reason).__name__)
         if self.pending is not None:
             self.pending.outcome = "unknown"
             self.lost, self.pending = self.pending, None
@@ -125,8 +130,8 @@ class SeatScript:
                     await socket.send(json.dumps({"type": "hello", "token": self.token,
                                                   "events_seen": len(self.events)}))
                     await self.websocket_turns(socket)
-            except LOST:
-                self.connection_lost()
+            except LOST as error:
+                self.connection_lost(error)
                 await asyncio.sleep(RECONNECT_SECONDS)
 
     async def websocket_turns(self, socket: ClientConnection) -> None:
@@ -157,8 +162,8 @@ class SeatScript:
             while not self.finished:
                 try:
                     await self.rest_turn(http)
-                except LOST:
-                    self.connection_lost()
+                except LOST as error:
+                    self.connection_lost(error)
                     await asyncio.sleep(RECONNECT_SECONDS)
 
     async def rest_turn(self, http: httpx.AsyncClient) -> None:
@@ -212,3 +217,13 @@ def unexplained_records(scripts: Sequence[SeatScript], rows: Sequence[tuple[int,
             else:
                 maybe.remove(match)
     return problems
+
+
+def stored_moves(url: str, code: str) -> list[tuple[int, int, str]]:
+    """A room's stored moves as (number, player, action), in order."""
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        rows = connection.execute(select(moves.c.number, moves.c.player, moves.c.action)
+                                  .where(moves.c.room_code == code).order_by(moves.c.number)).all()
+    engine.dispose()
+    return [(number, player, action) for number, player, action in rows]

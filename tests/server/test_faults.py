@@ -6,9 +6,12 @@ against the database. BESTIARY_FAULT_KILLS and BESTIARY_FAULT_SEED make a longer
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
+import socket
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,11 +19,11 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import make_url
 
-from bestiary.server.db import moves
+from tests.server.conftest import POSTGRES_ENV, postgres_url
 from tests.server.live import LiveServer
-from tests.server.scripted import SeatScript, unexplained_records
+from tests.server.scripted import SeatScript, stored_moves, unexplained_records
 
 KILLS = int(os.environ.get("BESTIARY_FAULT_KILLS", "3"))
 SEED = int(os.environ.get("BESTIARY_FAULT_SEED", "20261130"))
@@ -88,15 +91,6 @@ async def play_through_kills(server: LiveServer, scripts: list[SeatScript], rng:
     return restarts
 
 
-def stored_moves(url: str, code: str) -> list[tuple[int, int, str]]:
-    engine = create_engine(url)
-    with engine.connect() as connection:
-        rows = connection.execute(select(moves.c.number, moves.c.player, moves.c.action)
-                                  .where(moves.c.room_code == code).order_by(moves.c.number)).all()
-    engine.dispose()
-    return [(number, player, action) for number, player, action in rows]
-
-
 def test_killed_at_random_points_the_server_loses_and_repeats_no_acknowledged_move(
         live_server: LiveServer, database_url: str) -> None:
     rng = random.Random(SEED)
@@ -154,3 +148,81 @@ def test_a_locked_database_refuses_moves_cleanly_and_the_server_recovers(tmp_pat
             assert answer.status_code == 200, answer.text
         version = http.get(f"/api/rooms/{code}/view").json()["version"]  # once the bot's answer is in
         assert len(stored_moves(url, code)) == version
+
+
+class Gate:
+    """A TCP relay in front of PostgreSQL that can go down: it then cuts every relayed connection and closes
+    each new one at once, as a database server that restarts or a network that drops does."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.open = True
+        self.relayed: list[socket.socket] = []
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self) -> None:
+        with contextlib.suppress(OSError):  # the listener closed
+            while True:
+                client, _ = self.listener.accept()
+                if not self.open:
+                    client.close()
+                    continue
+                upstream = socket.create_connection(self.target)
+                self.relayed += [client, upstream]
+                for source, sink in ((client, upstream), (upstream, client)):
+                    threading.Thread(target=self.pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def pump(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def down(self) -> None:
+        self.open = False
+        for end in self.relayed:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+        self.relayed = []
+
+    def close(self) -> None:
+        self.down()
+        self.listener.close()
+
+
+def test_a_postgresql_server_that_goes_away_refuses_moves_cleanly_and_the_server_recovers(tmp_path: Path) -> None:
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/server-services.sh starts one)")
+    real = make_url(url)
+    gate = Gate(real.host or "127.0.0.1", real.port or 5432)
+    through_gate = real.set(host="127.0.0.1", port=gate.port).render_as_string(hide_password=False)
+    try:
+        with LiveServer(through_gate, tmp_path / "server.log") as server, \
+                httpx.Client(base_url=server.base, timeout=60) as http:
+            code = http.post("/api/rooms", json={"game": "critter-capture", "options": {"players": 2}, "seats": [
+                {"kind": "human"}, {"kind": "bot", "agent": "heuristic"}]}).json()["code"]
+            token = http.post(f"/api/rooms/{code}/seats/0", json={}).json()["token"]
+            auth = {"Authorization": f"Bearer {token}"}
+            before = http.get(f"/api/rooms/{code}/view", headers=auth).json()
+            gate.down()
+            for _ in range(2):  # the pool's connections are dead, and new ones are refused
+                refused = http.post(f"/api/rooms/{code}/moves", headers=auth,
+                                    json={"action": before["legal_actions"][0], "version": before["version"]})
+                assert refused.status_code == 503 and refused.json()["error"] == "unavailable"
+                assert http.get(f"/api/rooms/{code}/view", headers=auth).json() == before
+            gate.open = True
+            for _ in range(5):
+                state = http.get(f"/api/rooms/{code}/view", headers=auth).json()
+                answer = http.post(f"/api/rooms/{code}/moves", headers=auth,
+                                   json={"action": state["legal_actions"][0], "version": state["version"]})
+                assert answer.status_code == 200, answer.text
+            version = http.get(f"/api/rooms/{code}/view").json()["version"]
+    finally:
+        gate.close()
+    assert len(stored_moves(url, code)) == version

@@ -15,7 +15,7 @@ from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
 from bestiary.server.rooms import Hub
 from tests.server.conftest import INSTANT, create_room, join, move, view
-from tests.server.test_faults import stored_moves
+from tests.server.scripted import stored_moves
 from tests.server.test_realtime import duel, hello, receive_until, wait_for
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -34,6 +36,7 @@ log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
 PASS = "pass"  # the action a response window's player takes by not answering in time
 T = TypeVar("T")
+GAMES_KEPT = 64  # configured games kept for new rooms; any number of option sets may be asked for
 
 
 class ServerError(Exception):
@@ -464,6 +467,18 @@ class Hub:
         self.store = store
         self.settings = settings or Settings()
         self.rooms: dict[str, Room] = {}
+        self.games: OrderedDict[str, Game] = OrderedDict()  # the most recently used, up to GAMES_KEPT
+
+    def game(self, name: str, options: dict[str, Any]) -> Game:
+        """The configured game, shared by every room that plays it with these options (a Game is immutable):
+        making one parses its card files and builds its action tables, which takes longer than a hundred moves."""
+        key = json.dumps([name, options], sort_keys=True)
+        if key not in self.games:
+            self.games[key] = load_game(name, **options)
+            if len(self.games) > GAMES_KEPT:
+                self.games.popitem(last=False)
+        self.games.move_to_end(key)
+        return self.games[key]
 
     async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None) -> Room:
         try:
@@ -473,7 +488,7 @@ class Hub:
                 raise ServerError("bad-room", "the server plays its own card sets; the 'cards' option is not "
                                               "available online")
             options.setdefault("players", min(cls.info.player_counts))
-            game = load_game(request.game, **options)
+            game = self.game(request.game, options)
             specs = list(request.seats or [])
             if len(specs) > game.num_players:
                 raise ServerError("bad-seats", f"{len(specs)} seats given for {game.num_players} players")
@@ -519,7 +534,7 @@ class Hub:
         if stored is None:
             return None
         row, seat_rows, move_rows = stored
-        game = load_game(row["game"], **row["options"])
+        game = self.game(row["game"], row["options"])
         seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]) for r in seat_rows]
         room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["turn_seconds"], row["status"],
                     row["result"], row["rematch"])
