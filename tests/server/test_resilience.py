@@ -88,6 +88,15 @@ def test_reconnecting_after_a_race_was_won_shows_it_won_and_refuses_the_late_gra
         assert receive_until(socket, "error")["error"] in ("stale", "not-your-turn")
 
 
+def test_a_seat_handed_to_a_bot_during_a_race_leaves_the_race_s_time_alone(client: TestClient) -> None:
+    code, tokens = duel(client, window_seconds=30)
+    assert move(client, code, tokens[0], "ring", 0).status_code == 200
+    time.sleep(1.0)
+    assert client.post(f"/api/rooms/{code}/leave", headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 200
+    race = view(client, code)
+    assert race["decision_kind"] == "race" and race["window"]["closes_in"] <= 29.0
+
+
 def test_a_seat_cannot_be_taken_while_the_database_refuses_it(client: TestClient, monkeypatch: Any) -> None:
     code = create_room(client, "critter-capture", options={"players": 2})["code"]
     monkeypatch.setattr(client.app.state.hub.store, "update_seat", database_down)
