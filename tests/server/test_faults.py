@@ -218,11 +218,11 @@ def test_a_postgresql_server_that_goes_away_refuses_moves_cleanly_and_the_server
                 assert http.get(f"/api/rooms/{code}/view", headers=auth).json() == before
             gate.open = True
             for cut_while_idle in (False, False, True, False, False):
+                state = http.get(f"/api/rooms/{code}/view", headers=auth).json()  # after the bot's answer
+                assert state["to_act"] == [0], "the bot's answer was not stored at once"
                 if cut_while_idle:  # PostgreSQL restarted between two moves: the pooled connections are dead
                     gate.down()
                     gate.open = True
-                state = http.get(f"/api/rooms/{code}/view", headers=auth).json()
-                assert state["to_act"] == [0], "the bot's answer was not stored at once"
                 answer = http.post(f"/api/rooms/{code}/moves", headers=auth,
                                    json={"action": state["legal_actions"][0], "version": state["version"]})
                 assert answer.status_code == 200, answer.text
