@@ -152,13 +152,15 @@ def test_a_locked_database_refuses_moves_cleanly_and_the_server_recovers(tmp_pat
 
 class Gate:
     """A TCP relay in front of PostgreSQL that can go down: it then cuts every relayed connection and closes
-    each new one at once, as a database server that restarts or a network that drops does."""
+    each new one at once, as a database server that restarts or a network that drops does; or, when
+    `silent`, holds each new one without an answer, as an unreachable host does."""
 
     def __init__(self, host: str, port: int) -> None:
         self.target = (host, port)
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.open = True
+        self.silent = False
         self.relayed: list[socket.socket] = []
         threading.Thread(target=self.accept, daemon=True).start()
 
@@ -166,6 +168,9 @@ class Gate:
         with contextlib.suppress(OSError):  # the listener closed
             while True:
                 client, _ = self.listener.accept()
+                if self.silent:
+                    self.relayed.append(client)
+                    continue
                 if not self.open:
                     client.close()
                     continue
@@ -216,7 +221,13 @@ def test_a_postgresql_server_that_goes_away_refuses_moves_cleanly_and_the_server
                                     json={"action": before["legal_actions"][0], "version": before["version"]})
                 assert refused.status_code == 503 and refused.json()["error"] == "unavailable"
                 assert http.get(f"/api/rooms/{code}/view", headers=auth).json() == before
-            gate.open = True
+            gate.silent = True  # a host that does not answer: the connection attempt gives up, the move too
+            began = time.perf_counter()
+            refused = http.post(f"/api/rooms/{code}/moves", headers=auth,
+                                json={"action": before["legal_actions"][0], "version": before["version"]})
+            assert refused.status_code == 503 and time.perf_counter() - began < 30
+            gate.down()
+            gate.open, gate.silent = True, False
             for cut_while_idle in (False, False, True, False, False):
                 state = http.get(f"/api/rooms/{code}/view", headers=auth).json()  # after the bot's answer
                 assert state["to_act"] == [0], "the bot's answer was not stored at once"

@@ -37,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 T = TypeVar("T")
+CONNECT_SECONDS = 5
 POOLED_WORKERS = 4  # below SQLAlchemy's default pool of 5 connections, so no write waits for a connection
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -100,6 +101,8 @@ def open_database(url: str) -> Engine:
         engine_args["connect_args"] = {"check_same_thread": False}
     else:  # a server that was restarted leaves dead connections in the pool: test each before use
         engine_args["pool_pre_ping"] = True
+    if url.startswith("postgresql"):  # an unreachable host fails a move in seconds instead of holding its room
+        engine_args["connect_args"] = {"connect_timeout": CONNECT_SECONDS}
     engine = create_engine(url, **engine_args)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
