@@ -146,3 +146,31 @@ def test_a_move_cancelled_while_it_is_written_still_leaves_the_room_as_the_datab
     code, version, after = asyncio.run(scenario())
     assert version == 1 and after > version
     assert len(stored_moves(url, code)) == after
+
+
+def test_the_event_loop_serves_everyone_else_while_a_move_is_written(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'bestiary.sqlite3'}"
+
+    async def scenario() -> tuple[float, int]:
+        hub = Hub(Store(open_database(url)), INSTANT)
+        room = await hub.create(protocol.CreateRoom(game="critter-capture", options={"players": 2}))
+        token = await room.join(0, "a")
+        await room.join(1, "b")
+        record = hub.store.record_moves
+
+        def slow_record(*args: Any, **kwargs: Any) -> None:
+            time.sleep(1.0)  # a disk or a database server that is slow to commit
+            record(*args, **kwargs)
+
+        hub.store.record_moves = slow_record  # type: ignore[method-assign]
+        began = time.perf_counter()
+        moving = asyncio.ensure_future(room.move(token, str(room.state.legal_actions(0)[0]), 0))
+        await asyncio.sleep(0.05)  # anything else the loop has to do meanwhile
+        waited = time.perf_counter() - began
+        assert not moving.done()
+        version = await moving
+        hub.close()
+        return waited, version
+
+    waited, version = asyncio.run(scenario())
+    assert waited < 0.5 and version >= 1
