@@ -132,8 +132,12 @@ def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: play
     assert page.locator(".cr-king, .cr-crown").count() >= 1  # each crown is worn by a King or lies on a tile
     # a piece's card shows on hover
     page.locator(".cr-piece").first.wait_for(state="attached")
-    first_piece = page.eval_on_selector(".cr-piece", "g => g.previousElementSibling.dataset.tile")
-    page.hover(f"[data-tile='{first_piece}']")
+    for _ in range(20):  # a bot's move may redraw the board between finding a piece and hovering over it
+        first_piece = page.eval_on_selector(".cr-piece", "g => g.previousElementSibling.dataset.tile")
+        page.hover(f"[data-tile='{first_piece}']")
+        if page.locator(".cr-info .cr-card").count() == 1:
+            break
+        page.mouse.move(0, 0)
     assert page.locator(".cr-info .cr-card").count() == 1
     shot(page, "crits-start-desktop")
     chooser = random.Random(8)

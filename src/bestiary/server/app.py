@@ -94,7 +94,9 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/rooms/{code}", responses=errors)
     async def room_info(code: str) -> protocol.RoomInfo:
-        return hub().room(code).info()
+        room = hub().room(code)
+        await room.settled()
+        return room.info()
 
     @app.post("/api/rooms/{code}/seats/{seat}", responses=errors)
     async def join(code: str, seat: int, request: protocol.JoinSeat) -> protocol.SeatToken:
@@ -119,6 +121,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     async def view(code: str, events_from: int = 0, authorization: Token = None) -> protocol.View:
         """The position as the token's seat sees it (no token: as a spectator)."""
         room = hub().room(code)
+        await room.settled()
         return room.view(room.seat_of(bearer(authorization)), max(0, events_from))
 
     @app.post("/api/rooms/{code}/moves", responses=errors)

@@ -1,15 +1,20 @@
 """The database: rooms, seats and every accepted move, so a restart resumes every unfinished game.
 
 SQLite by default, PostgreSQL by URL. The schema is owned by the Alembic migrations in `migrations/`;
-`open_database` creates or upgrades it before the server answers anyone.
+`open_database` creates or upgrades it before the server answers anyone. The Store's methods block; the
+event loop calls them through `Store.run`, which runs them on the Store's own worker threads.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -31,6 +36,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 
+T = TypeVar("T")
+CONNECT_SECONDS = 5
+POOLED_WORKERS = 4  # below SQLAlchemy's default pool of 5 connections, so no write waits for a connection
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 metadata = MetaData()
@@ -48,6 +56,9 @@ rooms = Table(
     Column("rematch_of", String(32), nullable=True),
     Column("rematch", String(32), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # the open response window or race, so that a restart gives it only the time it had left
+    Column("window_opened_at", Integer, nullable=True),  # the state version it opened at
+    Column("window_closes_at", DateTime(timezone=True), nullable=True),
 )
 
 seats = Table(
@@ -74,6 +85,11 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every time the server stores is in UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -83,6 +99,10 @@ def open_database(url: str) -> Engine:
     engine_args: dict[str, Any] = {"future": True}
     if url.startswith("sqlite"):
         engine_args["connect_args"] = {"check_same_thread": False}
+    else:  # a server that was restarted leaves dead connections in the pool: test each before use
+        engine_args["pool_pre_ping"] = True
+    if url.startswith("postgresql"):  # an unreachable host fails a move in seconds instead of holding its room
+        engine_args["connect_args"] = {"connect_timeout": CONNECT_SECONDS}
     engine = create_engine(url, **engine_args)
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -107,10 +127,26 @@ def upgrade(engine: Engine) -> None:
 
 
 class Store:
-    """Every write the server makes; each method is one transaction, committed before it returns."""
+    """Every write the server makes; each method is one transaction, committed before it returns.
+
+    The methods block, so the event loop calls them through `run`. SQLite has one writer at a time, so it
+    gets one worker thread (no writer waits on another's lock); other databases get one per pooled
+    connection (up to POOLED_WORKERS). A room holds its lock across `run`, so its writes stay in the order it made them.
+    """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        workers = 1 if engine.dialect.name == "sqlite" else POOLED_WORKERS
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bestiary-db")
+
+    async def run(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """`method(*args, **kwargs)` on a worker thread, so the event loop goes on serving everyone else."""
+        call = functools.partial(method, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, call)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True)
+        self.engine.dispose()
 
     def create_room(self, room: dict[str, Any], seat_rows: list[dict[str, Any]]) -> None:
         with self.engine.begin() as connection:
@@ -124,9 +160,10 @@ class Store:
     def record_moves(self, code: str, new_moves: list[tuple[int, int, str]], **room_values: Any) -> None:
         """Moves as (number, player, action text); the primary key refuses a number stored twice."""
         with self.engine.begin() as connection:
-            connection.execute(moves.insert(), [
-                {"room_code": code, "number": number, "player": player, "action": action, "at": now()}
-                for number, player, action in new_moves])
+            if new_moves:
+                connection.execute(moves.insert(), [
+                    {"room_code": code, "number": number, "player": player, "action": action, "at": now()}
+                    for number, player, action in new_moves])
             if room_values:
                 connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
 

@@ -2,18 +2,24 @@
 
 A move follows one path: check the seat's token and the state version, apply it through
 `State.apply_action` on a copy, play any chance outcomes that follow, commit every new move to the
-database, and only then make the copy the room's state and send each viewer its own view.
+database, and only then make the copy the room's state and send each viewer its own view. The database
+calls run on the Store's worker threads while the room's lock is held, so the event loop serves other
+rooms meanwhile and the moves of one room are stored in the order they were made.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from datetime import datetime, timedelta
+from typing import Any, Literal, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -23,12 +29,14 @@ from bestiary.core.chance import sample_chance
 from bestiary.core.errors import BestiaryError
 from bestiary.core.registry import game_class, list_games, load_game
 from bestiary.server import protocol
-from bestiary.server.db import Store, hash_token, now
+from bestiary.server.db import Store, as_utc, hash_token, now
 
 WINDOW_KINDS = ("response", "race", "simultaneous")
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
 PASS = "pass"  # the action a response window's player takes by not answering in time
+T = TypeVar("T")
+GAMES_KEPT = 64  # configured games kept for new rooms; any number of option sets may be asked for
 
 
 class ServerError(Exception):
@@ -105,6 +113,7 @@ class Room:
         self.agents: dict[int, Agent] = {s.seat: make_agent(s.agent or "random") for s in seats if s.kind == "bot"}
         self.timers: list[asyncio.Task[None]] = []
         self.grace_timers: list[asyncio.Task[None]] = []  # apart from `timers`: a move must not cancel them
+        self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
 
     # -- what anyone may see ------------------------------------------------------------------------
     @property
@@ -138,6 +147,15 @@ class Room:
             events_from=min(events_from, len(events)), window=window,
             turn_closes_in=None if self.turn_deadline is None else max(0.0, self.turn_deadline - loop.time()))
 
+    async def settled(self) -> None:
+        """Returns once no change is under way or due now (a bot without delay), so a look that follows sees
+        the commit being written meanwhile on a database thread."""
+        while True:
+            async with self.lock:
+                if not self.due_now:
+                    return
+            await asyncio.wait(self.due_now)
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token acts for; None for no token (a spectator). A wrong token is refused."""
         if token is None:
@@ -157,12 +175,14 @@ class Room:
             if seat.kind == "bot" or seat.token_hash is not None:
                 raise ServerError("seat-taken", f"seat {seat_number + 1} is taken", 409)
             token = secrets.token_urlsafe(24)
-            seat.token_hash = hash_token(token)
-            seat.name = name.strip() or f"Player {seat_number + 1}"
-            self.hub.store.update_seat(self.code, seat_number, token_hash=seat.token_hash, name=seat.name)
-            if self.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in self.seats):
-                self.start()
-            self.changed()
+            token_hash, seat_name = hash_token(token), name.strip() or f"Player {seat_number + 1}"
+            await self.store(self.hub.store.update_seat, self.code, seat_number, token_hash=token_hash,
+                             name=seat_name)
+            seat.token_hash, seat.name = token_hash, seat_name
+            if self.status == "waiting" and self.full():
+                await self.start_when_stored()
+            else:
+                self.changed()
         return token
 
     async def leave(self, seat_number: int) -> None:
@@ -170,19 +190,20 @@ class Room:
         async with self.lock:
             seat = self.seats[seat_number]
             if self.status == "waiting":
+                await self.store(self.hub.store.update_seat, self.code, seat_number, token_hash=None, name=None)
                 seat.token_hash = None
                 seat.name = None
-                self.hub.store.update_seat(self.code, seat_number, token_hash=None, name=None)
             elif self.status == "playing":
-                self.hand_to_bot(seat_number)
+                await self.hand_to_bot(seat_number)
             self.changed()
 
-    def hand_to_bot(self, seat_number: int) -> None:
+    async def hand_to_bot(self, seat_number: int) -> None:
         """A heuristic bot plays the seat to the end; its old token no longer acts."""
+        await self.store(self.hub.store.update_seat, self.code, seat_number, kind="bot", agent="heuristic",
+                         token_hash=None)
         seat = self.seats[seat_number]
         seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", None
         self.agents[seat_number] = make_agent("heuristic")
-        self.hub.store.update_seat(self.code, seat_number, kind="bot", agent="heuristic", token_hash=None)
         for connection in self.connections:  # whoever left watches from now on, like any spectator
             if connection.seat == seat_number:
                 connection.seat = None
@@ -196,13 +217,21 @@ class Room:
 
         async def hand_over_if_still_gone() -> None:
             await asyncio.sleep(grace)
-            async with self.lock:
-                seat = self.seats[seat_number]
-                back = any(c.seat == seat_number for c in self.connections)
-                if self.status == "playing" and seat.kind == "human" and seat.token_hash and not back:
+            while True:
+                async with self.lock:
+                    seat = self.seats[seat_number]
+                    back = any(c.seat == seat_number for c in self.connections)
+                    if not (self.status == "playing" and seat.kind == "human" and seat.token_hash and not back):
+                        return
                     log.info("room %s: seat %d gone for %ss, a bot takes over", self.code, seat_number, grace)
-                    self.hand_to_bot(seat_number)
-                    self.changed()
+                    try:
+                        await self.hand_to_bot(seat_number)
+                    except ServerError as error:  # the database is away: try again
+                        log.warning("room %s: %s; retrying", self.code, error.message)
+                    else:
+                        self.changed()
+                        return
+                await asyncio.sleep(RETRY_SECONDS)
 
         self.grace_timers.append(asyncio.get_running_loop().create_task(hand_over_if_still_gone()))
 
@@ -215,10 +244,27 @@ class Room:
             for connection in self.connections:
                 connection.outbox.put_nowait(line.model_dump(mode="json"))
 
-    def start(self) -> None:
-        self.status = "playing"
-        self.hub.store.update_room(self.code, status="playing")
-        self.commit_state(self.state.clone(), [])
+    async def start(self) -> None:
+        if self.status == "waiting":
+            await self.commit_state(self.state.clone(), [], {"status": "playing"})
+
+    async def start_when_stored(self) -> None:
+        """Start now or, if the database is away, as soon as it is back (`changed` retries it)."""
+        with contextlib.suppress(ServerError):
+            await self.start()
+        self.changed()
+
+    def full(self) -> bool:
+        return all(s.kind == "bot" or s.token_hash for s in self.seats)
+
+    async def store(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A Store method off the event loop; a database that is away is a clean refusal that changed nothing."""
+        try:
+            return await self.hub.store.run(method, *args, **kwargs)
+        except SQLAlchemyError:
+            log.exception("room %s: the database refused %s", self.code, getattr(method, "__name__", method))
+            raise ServerError("unavailable", "the database is not answering, so nothing was changed; try again "
+                                             "in a moment", 503) from None
 
     # -- moves --------------------------------------------------------------------------------------
     async def move(self, token: str | None, text: str, version: int) -> int:
@@ -234,7 +280,7 @@ class Room:
             except BestiaryError as error:
                 raise ServerError("illegal", str(error)) from None
             made = [(self.version, seat, str(candidate.history()[-1][1]))]
-            self.commit_state(candidate, made)
+            await self.commit_state(candidate, made)
             return self.version
 
     def check_turn(self, seat: int, version: int) -> None:
@@ -254,27 +300,61 @@ class Room:
             who = ", ".join(f"P{p + 1}" for p in to_act) or "no one"
             raise ServerError("not-your-turn", f"it is not P{seat + 1}'s turn (to act: {who})", 409)
 
-    def commit_state(self, candidate: State, made: list[tuple[int, int, str]]) -> None:
-        """Play the chance outcomes that follow, store every new move, then adopt the new state."""
+    async def commit_state(self, candidate: State, made: list[tuple[int, int, str]],
+                           room_values: dict[str, Any] | None = None) -> None:
+        """Play the chance outcomes that follow, store every new move with the room's new status and window in
+        one transaction, then adopt the new state."""
         while candidate.is_chance_node():
             made.append((len(candidate.history()), CHANCE, str(sample_chance(candidate, self.rng))))
             candidate.apply_action(made[-1][2])
-        room_values: dict[str, Any] = {}
+        values = {"status": self.status, "result": self.result, **(room_values or {})}
         if candidate.is_terminal():
-            room_values = {"status": "finished", "result": candidate.result()}
+            values.update(status="finished", result=candidate.result())
+        window = self.window_after(candidate, values["status"])
+        values.update(window_opened_at=None if window is None else window.opened_at_version,
+                      window_closes_at=None if window is None else self.wall_clock(window.deadline))
+        write = asyncio.ensure_future(self.store(self.hub.store.record_moves, self.code, made, **values))
         try:
-            if made:
-                self.hub.store.record_moves(self.code, made, **room_values)
-            elif room_values:
-                self.hub.store.update_room(self.code, **room_values)
-        except SQLAlchemyError:
-            log.exception("room %s: cannot store moves", self.code)
-            raise ServerError("unavailable", "the move could not be stored, so it was not made; try again "
-                                             "in a moment", 503) from None
-        self.state = candidate
-        if room_values:
-            self.status, self.result = "finished", room_values["result"]
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            # The worker thread commits regardless: keep the lock until the room agrees with the database.
+            await write
+            self.adopt(candidate, window, values)
+            raise
+        self.adopt(candidate, window, values)
+
+    def adopt(self, candidate: State, window: OpenWindow | None, values: dict[str, Any]) -> None:
+        self.state, self.window = candidate, window
+        self.status, self.result = values["status"], values["result"]
         self.changed()
+
+    def window_after(self, state: State, status: str) -> OpenWindow | None:
+        """The window `state` is in: the open one while its players answer one by one, else a new one."""
+        kind = state.decision_kind() if status == "playing" else None
+        if kind not in WINDOW_KINDS:
+            return None
+        players = frozenset(state.players_to_act())
+        # A window lasts while its players answer one by one; a race ends with its first arrival.
+        window = self.window
+        if window is None or window.kind != kind or kind == "race" or not players <= window.players:
+            window = OpenWindow(kind, players, len(state.history()),  # type: ignore[arg-type]
+                                asyncio.get_running_loop().time() + self.window_seconds)
+        return window
+
+    @staticmethod
+    def wall_clock(loop_time: float) -> datetime:
+        return now() + timedelta(seconds=loop_time - asyncio.get_running_loop().time())
+
+    def restore_window(self, opened_at: int | None, closes_at: datetime | None) -> None:
+        """The window a stored room was in, with the time it had left (a full window for older records)."""
+        if opened_at is not None and closes_at is not None and self.status == "playing":
+            kind = self.state.decision_kind()
+            if kind in WINDOW_KINDS:
+                left = (as_utc(closes_at) - now()).total_seconds()
+                self.window = OpenWindow(kind, frozenset(self.state.players_to_act()),  # type: ignore[arg-type]
+                                         opened_at, asyncio.get_running_loop().time() + max(0.0, left))
+                return
+        self.window = self.window_after(self.state, self.status)
 
     # -- after every change: windows, bots, broadcasts ----------------------------------------------
     def changed(self) -> None:
@@ -285,16 +365,10 @@ class Room:
         self.timers = []
         loop = asyncio.get_running_loop()
         kind = self.state.decision_kind() if self.status == "playing" else None
-        if kind in WINDOW_KINDS:
-            players = frozenset(self.state.players_to_act())
-            # A window lasts while its players answer one by one; a race ends with its first arrival.
-            if (self.window is None or self.window.kind != kind or kind == "race"
-                    or not players <= self.window.players):
-                self.window = OpenWindow(kind, players, self.version,  # type: ignore[arg-type]
-                                         loop.time() + self.window_seconds)
+        if self.window is not None:
             self.later(self.window.deadline - loop.time(), self.close_window)
-        else:
-            self.window = None
+        if self.status == "waiting" and self.full():  # every seat is taken but the database refused the start
+            self.later(RETRY_SECONDS, self.start)
         self.turn_deadline = None
         if self.status == "playing":
             for player in self.state.players_to_act():
@@ -305,12 +379,12 @@ class Room:
                     self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
         self.broadcast()
 
-    def later(self, delay: float, job: Callable[..., Any], *args: Any) -> None:
+    def later(self, delay: float, job: Callable[..., Awaitable[None]], *args: Any) -> None:
         async def run() -> None:
             await asyncio.sleep(max(0.0, delay))
             async with self.lock:
                 try:
-                    job(*args)
+                    await job(*args)
                 except ServerError as error:  # the database is away: try again, the room must not stall
                     log.warning("room %s: %s failed (%s); retrying", self.code, job.__name__, error.message)
                     self.later(RETRY_SECONDS, job, *args)
@@ -318,6 +392,9 @@ class Room:
                     log.exception("room %s: %s failed", self.code, job.__name__)
         task = asyncio.get_running_loop().create_task(run())
         self.timers.append(task)
+        if delay <= 0:
+            self.due_now.add(task)
+            task.add_done_callback(self.due_now.discard)
 
     def bot_delay(self, player: int, kind: str | None) -> float:
         if kind in ("race", "response"):
@@ -325,23 +402,23 @@ class Room:
             return self.agents[player].reaction_delay(view, self.rng) * self.hub.settings.reaction_scale
         return self.hub.settings.bot_delay
 
-    def bot_move(self, player: int) -> None:
+    async def bot_move(self, player: int) -> None:
         if self.status == "playing" and player in self.state.players_to_act():
-            self.play_for(player, self.agents[player])
+            await self.play_for(player, self.agents[player])
 
-    def turn_ran_out(self, player: int, version: int) -> None:
+    async def turn_ran_out(self, player: int, version: int) -> None:
         """A person's turn clock ran out: the game's heuristic (or a random move) is made for them."""
         if self.status == "playing" and self.version == version and player in self.state.players_to_act():
-            self.play_for(player, HeuristicAgent())
+            await self.play_for(player, HeuristicAgent())
 
-    def play_for(self, player: int, agent: Agent) -> None:
+    async def play_for(self, player: int, agent: Agent) -> None:
         """The agent's move for the seat, chosen from what that seat may see."""
         action = agent.act(SeatView(self.state, player), self.rng)
         candidate = self.state.clone()
         candidate.apply_action(action, player=player)
-        self.commit_state(candidate, [(self.version, player, str(action))])
+        await self.commit_state(candidate, [(self.version, player, str(action))])
 
-    def close_window(self) -> None:
+    async def close_window(self) -> None:
         """Time is up: every listed player who may pass, passes; a choice without `pass` stays open."""
         if self.window is None:
             return
@@ -352,7 +429,7 @@ class Room:
                 made.append((len(candidate.history()), player, PASS))
                 candidate.apply_action(PASS, player=player)
         if made:
-            self.commit_state(candidate, made)
+            await self.commit_state(candidate, made)
 
     def broadcast(self) -> None:
         for connection in self.connections:
@@ -390,6 +467,18 @@ class Hub:
         self.store = store
         self.settings = settings or Settings()
         self.rooms: dict[str, Room] = {}
+        self.games: OrderedDict[str, Game] = OrderedDict()  # the most recently used, up to GAMES_KEPT
+
+    def game(self, name: str, options: dict[str, Any]) -> Game:
+        """The configured game, shared by every room that plays it with these options (a Game is immutable):
+        making one parses its card files and builds its action tables, which takes longer than a hundred moves."""
+        key = json.dumps([name, options], sort_keys=True)
+        if key not in self.games:
+            self.games[key] = load_game(name, **options)
+            if len(self.games) > GAMES_KEPT:
+                self.games.popitem(last=False)
+        self.games.move_to_end(key)
+        return self.games[key]
 
     async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None) -> Room:
         try:
@@ -401,7 +490,7 @@ class Hub:
             if files:  # paths on the server's disk: not a client's to choose or read
                 raise ServerError("bad-room", f"the server plays only its own card sets and armies; "
                                               f"{', '.join(map(repr, files))} cannot be used online")
-            game = cls(parsed)
+            game = self.game(request.game, parsed.model_dump(mode="json"))
             specs = list(request.seats or [])
             if len(specs) > game.num_players:
                 raise ServerError("bad-seats", f"{len(specs)} seats given for {game.num_players} players")
@@ -417,7 +506,8 @@ class Hub:
         code = secrets.token_urlsafe(12)
         seed = secrets.randbits(62)
         room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds)
-        self.store.create_room(
+        await room.store(
+            self.store.create_room,
             {"code": code, "game": game.info.name, "options": game.options_dict(), "seed": seed,
              "status": "waiting", "window_seconds": request.window_seconds,
              "turn_seconds": request.turn_seconds, "rematch_of": rematch_of,
@@ -426,7 +516,7 @@ class Hub:
         self.rooms[code] = room
         async with room.lock:
             if all(s.kind == "bot" for s in seats):
-                room.start()
+                await room.start_when_stored()
         return room
 
     def room(self, code: str) -> Room:
@@ -446,18 +536,19 @@ class Hub:
         if stored is None:
             return None
         row, seat_rows, move_rows = stored
-        game = load_game(row["game"], **row["options"])
+        game = self.game(row["game"], row["options"])
         seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]) for r in seat_rows]
         room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["turn_seconds"], row["status"],
                     row["result"], row["rematch"])
         for player, action in move_rows:
             room.state.apply_action(action, player=None if player == CHANCE else player)
+        room.restore_window(row["window_opened_at"], row["window_closes_at"])
         self.rooms[code] = room
         return room
 
     async def resume(self) -> int:
         """After a start: every unfinished game back in play, its bots and windows running again."""
-        codes = self.store.room_codes(("waiting", "playing"))
+        codes = await self.store.run(self.store.room_codes, ("waiting", "playing"))
         for code in codes:
             try:
                 room = self.rooms.get(code) or self.load(code)
@@ -483,14 +574,15 @@ class Hub:
                                                     turn_seconds=room.turn_seconds),
                                 rematch_of=code)
         async with room.lock:
+            await room.store(self.store.update_room, code, rematch=new.code)
             room.rematch = new.code
-            self.store.update_room(code, rematch=new.code)
             room.changed()
         return new
 
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
+        self.store.close()
 
 
 def known_games() -> list[dict[str, Any]]:
