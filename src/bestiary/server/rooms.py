@@ -10,15 +10,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent
-from bestiary.core.api import CHANCE, Game, State
+from bestiary.core.api import CHANCE, Game, State, describe_validation_error
 from bestiary.core.chance import sample_chance
 from bestiary.core.errors import BestiaryError
 from bestiary.core.registry import game_class, list_games, load_game
@@ -29,6 +31,9 @@ WINDOW_KINDS = ("response", "race", "simultaneous")
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
 PASS = "pass"  # the action a response window's player takes by not answering in time
+ROOM_CODE = re.compile(r"[A-Za-z0-9_-]{16}")  # secrets.token_urlsafe(12): 96 random bits
+FILE_LIKE = re.compile(r"[/\\.~]")  # an option text that could name a file: "../x", "army.toml", "~/x"
+ONLINE_AGENT = re.compile(r"[a-z][a-z0-9_-]*(:[a-z]+)?")  # a name and at most a level: no custom search budgets
 
 
 class ServerError(Exception):
@@ -80,6 +85,12 @@ class Settings:
     bot_delay: float = 0.5  # seconds a bot waits before an ordinary move, so people can follow
     reaction_scale: float = 1.0  # multiplies each agent's race reaction time (0 in tests: instant)
     disconnect_grace: float | None = 120.0  # seconds a disconnected player's seat is held; None: for ever
+    max_message_bytes: int = 4096  # one websocket message
+    message_rate: float = 10.0  # websocket messages a connection may send per second, on average...
+    message_burst: int = 30  # ...and at once
+    max_strikes: int = 20  # oversized, binary or over-rate messages a connection may send before it is closed
+    max_body_bytes: int = 65536  # one REST request body
+    finished_room_seconds: float = 300.0  # a finished room leaves memory this long after its last connection
 
 
 class Room:
@@ -157,9 +168,9 @@ class Room:
             if seat.kind == "bot" or seat.token_hash is not None:
                 raise ServerError("seat-taken", f"seat {seat_number + 1} is taken", 409)
             token = secrets.token_urlsafe(24)
-            seat.token_hash = hash_token(token)
-            seat.name = name.strip() or f"Player {seat_number + 1}"
-            self.hub.store.update_seat(self.code, seat_number, token_hash=seat.token_hash, name=seat.name)
+            token_hash, shown_name = hash_token(token), name.strip() or f"Player {seat_number + 1}"
+            self.hub.store.update_seat(self.code, seat_number, token_hash=token_hash, name=shown_name)
+            seat.token_hash, seat.name = token_hash, shown_name
             if self.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in self.seats):
                 self.start()
             self.changed()
@@ -303,6 +314,8 @@ class Room:
                 elif kind == "turn" and self.turn_seconds is not None:
                     self.turn_deadline = loop.time() + self.turn_seconds
                     self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
+        elif self.status == "finished":
+            self.later(self.hub.settings.finished_room_seconds, self.evict_when_idle)
         self.broadcast()
 
     def later(self, delay: float, job: Callable[..., Any], *args: Any) -> None:
@@ -318,6 +331,13 @@ class Room:
                     log.exception("room %s: %s failed", self.code, job.__name__)
         task = asyncio.get_running_loop().create_task(run())
         self.timers.append(task)
+
+    def evict_when_idle(self) -> None:
+        """A finished room leaves memory once no one watches it; it loads again from the database on demand."""
+        if self.connections:
+            self.later(self.hub.settings.finished_room_seconds, self.evict_when_idle)
+        elif self.hub.rooms.get(self.code) is self:
+            del self.hub.rooms[self.code]
 
     def bot_delay(self, player: int, kind: str | None) -> float:
         if kind in ("race", "response"):
@@ -395,9 +415,7 @@ class Hub:
         try:
             cls = game_class(request.game)
             options = dict(request.options)
-            if options.get("cards") is not None:  # a path on the server's disk: not a client's to choose
-                raise ServerError("bad-room", "the server plays its own card sets; the 'cards' option is not "
-                                              "available online")
+            check_online_options(cls, options)
             options.setdefault("players", min(cls.info.player_counts))
             game = load_game(request.game, **options)
             specs = list(request.seats or [])
@@ -408,6 +426,9 @@ class Hub:
             for number, spec in enumerate(specs):
                 agent = (spec.agent or "random") if spec.kind == "bot" else None
                 if agent is not None:
+                    if not ONLINE_AGENT.fullmatch(agent):  # e.g. mcts:sims=10000000 would stall every room
+                        raise ServerError("bad-room", f"bot '{agent}': online bots take a name and at most a "
+                                                      "level, e.g. 'heuristic' or 'mcts:hard'")
                     make_agent(agent)  # refuses an unknown agent before anything is stored
                 seats.append(Seat(number, spec.kind, agent, f"{agent} bot" if agent else None))
         except BestiaryError as error:
@@ -428,6 +449,8 @@ class Hub:
         return room
 
     def room(self, code: str) -> Room:
+        if not ROOM_CODE.fullmatch(code):  # not one of ours: no need to ask the database
+            raise ServerError("no-room", "no room has this code", 404)
         room = self.rooms.get(code)
         if room is None:
             try:
@@ -451,6 +474,8 @@ class Hub:
         for player, action in move_rows:
             room.state.apply_action(action, player=None if player == CHANCE else player)
         self.rooms[code] = room
+        if room.status == "finished":  # loaded for a look (a replay, a rematch): not kept for ever
+            room.later(self.settings.finished_room_seconds, room.evict_when_idle)
         return room
 
     async def resume(self) -> int:
@@ -489,6 +514,22 @@ class Hub:
     def close(self) -> None:
         for room in self.rooms.values():
             room.close()
+
+
+def check_online_options(cls: type[Game], options: dict[str, Any]) -> None:
+    """Refuse what a client may not choose: unknown option names, and files on the server's disk."""
+    try:  # validated as a whole first: an option named like a parameter of load_game must not reach it
+        cls.Options.model_validate(options)
+    except ValidationError as error:
+        raise ServerError("bad-room", describe_validation_error(cls.info.name, error)) from None
+    if options.get("cards") is not None:
+        raise ServerError("bad-room", "the server plays its own card sets; the 'cards' option is not "
+                                      "available online")
+    for name, value in options.items():
+        texts = value if isinstance(value, list) else [value]
+        if any(isinstance(text, str) and FILE_LIKE.search(text) for text in texts):
+            raise ServerError("bad-room", f"option '{name}': files on the server cannot be chosen online; "
+                                          "use a preset name")
 
 
 def known_games() -> list[dict[str, Any]]:
