@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import threading
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import uvicorn
 from fastapi.testclient import TestClient
 
+from bestiary.server.app import create_app
 from bestiary.server.rooms import Room, Settings
 from tests.server.conftest import auth, create_room, join, view
 
@@ -80,3 +86,21 @@ def assert_clear_error(body: Any, websocket: bool = False) -> None:
     assert set(body) == keys, body
     assert body["error"] in ERROR_CODES, body
     assert isinstance(body["message"], str) and len(body["message"]) >= 10, body
+
+
+@contextlib.contextmanager
+def live_server(database_url: str, settings: Settings = UNLIMITED) -> Iterator[str]:
+    """The app under uvicorn on a loopback port, in a thread: real sockets, real concurrency. Yields host:port."""
+    server = uvicorn.Server(uvicorn.Config(create_app(database_url, settings), host="127.0.0.1", port=0,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    try:
+        yield f"127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(20)

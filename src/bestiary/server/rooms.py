@@ -256,9 +256,11 @@ class Room:
         to_act = self.state.players_to_act()
         if version != self.version:
             # Inside a window each listed player answers independently: a move chosen after the window
-            # opened still counts after the others' answers; in a race the first arrival has closed it.
+            # opened still counts after the others' answers (not after the mover's own: that would be a
+            # replay); in a race the first arrival has closed it.
             window = self.window
-            if window is None or not window.opened_at_version <= version <= self.version or seat not in to_act:
+            if (window is None or not window.opened_at_version <= version <= self.version or seat not in to_act
+                    or any(player == seat for player, _ in self.state.history()[version:])):
                 raise ServerError("stale", f"the game has moved on (your move was chosen at version {version}, "
                                            f"it is now {self.version}): look again and choose anew", 409)
         if seat not in to_act:
