@@ -11,7 +11,6 @@ import json
 import random
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -23,20 +22,11 @@ from sqlalchemy import create_engine, select
 from bestiary.core.api import JSON, SIMULTANEOUS, TERMINAL, Action, Game, GameInfo, GameOptions, State
 from bestiary.core.registry import register_game
 from bestiary.server.db import moves
+from tests.server.secret_duel import Word
 from tests.server.tables import live_server
 
-
 # -- a response window in which a player may answer more than once ---------------------------------
-@dataclass(frozen=True, slots=True)
-class Call(Action):
-    index: int
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
-SING, PASS = Call(0, "sing"), Call(1, "pass")
+SING, PASS = Word(0, "sing"), Word(1, "pass")
 
 
 class ChorusOptions(GameOptions):
@@ -177,58 +167,53 @@ def stored(url: str, code: str) -> list[tuple[int, int, str]]:
 CHANNELS = [("socket", "socket"), ("rest", "rest"), ("socket", "rest"), ("rest", "socket")]
 
 
-def test_two_racers_at_once_one_wins_the_other_is_stale(sqlite_url: str) -> None:
-    async def race(host: str, first: str, second: str) -> tuple[str, list[str]]:
-        async with room(host, "secret-duel") as (code, players):
-            assert await players[0].by_rest("ring", 0) == "accepted"
-            outcomes = await asyncio.gather(players[1].send(first, "grab", 1), players[2].send(second, "grab", 1))
-            return code, list(outcomes)
+async def two_answers_at_once(host: str, opening: str, channels: tuple[str, str], actions: tuple[str, str]
+                              ) -> tuple[str, list[str]]:
+    """P1 opens a secret duel's race (`ring`) or window (`claim`); P2 and P3 answer at version 1 at once."""
+    async with room(host, "secret-duel") as (code, players):
+        assert await players[0].by_rest(opening, 0) == "accepted"
+        outcomes = await asyncio.gather(players[1].send(channels[0], actions[0], 1),
+                                        players[2].send(channels[1], actions[1], 1))
+        return code, list(outcomes)
 
+
+def test_two_racers_at_once_one_wins_the_other_is_stale(sqlite_url: str) -> None:
     with live_server(sqlite_url) as host:
         for first, second in CHANNELS * 3:
-            code, outcomes = asyncio.run(race(host, first, second))
+            code, outcomes = asyncio.run(two_answers_at_once(host, "ring", (first, second), ("grab", "grab")))
             assert sorted(outcomes) == ["accepted", "stale"], (first, second, outcomes)
             winner = 1 + outcomes.index("accepted")
             assert stored(sqlite_url, code) == [(0, 0, "ring"), (1, winner, "grab")]
 
 
-def test_one_seat_sending_two_moves_at_once_gets_one_applied(sqlite_url: str) -> None:
-    async def twice(host: str, first: str, second: str) -> tuple[str, list[str]]:
-        async with room(host, "secret-duel") as (code, players):
-            tab = await players[0].second_tab()
-            outcomes = await asyncio.gather(players[0].send(first, "ring", 0), tab.send(second, "claim", 0))
-            await tab.ws.close()
-            return code, list(outcomes)
+async def one_seat_twice(host: str, game: str, channels: tuple[str, str], actions: tuple[str, str]
+                         ) -> tuple[str, list[str]]:
+    """Seat 1 sends two moves at version 0 at once, from two connections (two browser tabs)."""
+    async with room(host, game) as (code, players):
+        tab = await players[0].second_tab()
+        outcomes = await asyncio.gather(players[0].send(channels[0], actions[0], 0),
+                                        tab.send(channels[1], actions[1], 0))
+        await tab.ws.close()
+        return code, list(outcomes)
 
+
+def test_one_seat_sending_two_moves_at_once_gets_one_applied(sqlite_url: str) -> None:
     with live_server(sqlite_url) as host:
         for first, second in CHANNELS * 2:
-            code, outcomes = asyncio.run(twice(host, first, second))
+            code, outcomes = asyncio.run(one_seat_twice(host, "secret-duel", (first, second), ("ring", "claim")))
             assert sorted(outcomes) == ["accepted", "stale"], (first, second, outcomes)
             assert stored(sqlite_url, code) == [(0, 0, ["ring", "claim"][outcomes.index("accepted")])]
 
 
 def test_a_response_window_takes_both_answers_at_once_but_each_only_once(sqlite_url: str) -> None:
-    async def window(host: str, first: str, second: str) -> tuple[str, list[str]]:
-        async with room(host, "secret-duel") as (code, players):
-            assert await players[0].by_rest("claim", 0) == "accepted"
-            both = await asyncio.gather(players[1].send(first, "challenge", 1), players[2].send(second, "pass", 1))
-            return code, list(both)
-
-    async def one_seat_twice(host: str, first: str, second: str) -> tuple[str, list[str]]:
-        async with room(host, "chorus") as (code, singers):
-            tab = await singers[0].second_tab()
-            again = await asyncio.gather(singers[0].send(first, "sing", 0), tab.send(second, "sing", 0))
-            await tab.ws.close()
-            return code, list(again)
-
     with live_server(sqlite_url) as host:
         for first, second in CHANNELS:
-            code, both = asyncio.run(window(host, first, second))
+            code, both = asyncio.run(two_answers_at_once(host, "claim", (first, second), ("challenge", "pass")))
             assert both == ["accepted", "accepted"]
             answers = stored(sqlite_url, code)[1:]
             assert [number for number, _, _ in answers] == [1, 2]
             assert sorted((seat, action) for _, seat, action in answers) == [(1, "challenge"), (2, "pass")]
-            code, again = asyncio.run(one_seat_twice(host, first, second))
+            code, again = asyncio.run(one_seat_twice(host, "chorus", (first, second), ("sing", "sing")))
             assert sorted(again) == ["accepted", "stale"], again
             assert stored(sqlite_url, code) == [(0, 0, "sing")]
 
