@@ -194,12 +194,26 @@ def test_every_endpoint_and_message_shows_each_viewer_only_its_own_observation(c
     tables = [open_table(client, name, rng, moves=rng.randrange(1, 4)) for name in (game, game)]
     table, other = tables
     seen: Counter[str] = Counter()
+    watchers = {viewer: client.websocket_connect(f"/api/rooms/{table.code}/ws")
+                for viewer in [*range(len(table.tokens)), None]}
+    for viewer, ws in watchers.items():  # kept open: every state broadcast is checked too
+        ws.__enter__()
+        ws.send_json({"type": "hello", "token": None if viewer is None else table.tokens[viewer]})
+        assert ws.receive_json()["type"] == "welcome"
     for _ in range(3):  # three positions along the game, hidden hands and windows among them
         walk(client, table, [other], rng, seen)
         for _ in range(rng.randrange(1, 4)):
             if not play_one(client, table, rng):
                 break
-    assert seen["views"] == 3 * (len(table.tokens) + 1)
+            for viewer, ws in watchers.items():
+                while (message := ws.receive_json())["type"] == "chat":
+                    continue  # the walk's chat lines
+                assert message["type"] == "state"
+                assert_view_is_the_engines(message["view"], live_room(client, table.code).state, viewer)
+                seen["broadcasts"] += 1
+    for ws in watchers.values():
+        ws.__exit__(None, None, None)
+    assert seen["views"] == 3 * (len(table.tokens) + 1) and seen["broadcasts"] > 0
     assert seen["strangers"] == 3 * (len(other.tokens) + 1)
     assert seen["illegal"] > 0 and seen["not-your-turn"] > 0 and seen["spectator"] > 0, seen
 
