@@ -8,7 +8,7 @@ import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -105,7 +105,7 @@ class MessageGuard:
                         CLOSE_POLICY)
         return str(text)
 
-    def strike(self, error: ServerError, close_code: int) -> None:
+    def strike(self, error: ServerError, close_code: int) -> NoReturn:
         self.strikes += 1
         if self.strikes > self.settings.max_strikes:
             raise TooManyStrikes(ServerError("closed", f"closing: {self.strikes} messages broke the limits "
