@@ -177,13 +177,13 @@ async def two_answers_at_once(host: str, opening: str, channels: tuple[str, str]
         return code, list(outcomes)
 
 
-def test_two_racers_at_once_one_wins_the_other_is_stale(sqlite_url: str) -> None:
-    with live_server(sqlite_url) as host:
+def test_two_racers_at_once_one_wins_the_other_is_stale(database_url: str) -> None:
+    with live_server(database_url) as host:
         for first, second in CHANNELS * 3:
             code, outcomes = asyncio.run(two_answers_at_once(host, "ring", (first, second), ("grab", "grab")))
             assert sorted(outcomes) == ["accepted", "stale"], (first, second, outcomes)
             winner = 1 + outcomes.index("accepted")
-            assert stored(sqlite_url, code) == [(0, 0, "ring"), (1, winner, "grab")]
+            assert stored(database_url, code) == [(0, 0, "ring"), (1, winner, "grab")]
 
 
 async def one_seat_twice(host: str, game: str, channels: tuple[str, str], actions: tuple[str, str]
