@@ -132,15 +132,15 @@ class Game(ABC):
                 self._by_text[normalise_action_text(str(action))] = action
 
     @classmethod
-    def parse_options(cls, **options: Any) -> GameOptions:
+    def parse_options(cls, options: dict[str, Any]) -> GameOptions:
         try:
-            return cls.Options(**options)
+            return cls.Options.model_validate(options)
         except ValidationError as error:
             raise OptionError(describe_validation_error(cls.info.name, error)) from None
 
     @classmethod
     def from_options(cls, **options: Any) -> Self:
-        return cls(cls.parse_options(**options))
+        return cls(cls.parse_options(options))
 
     # -- what a subclass provides -------------------------------------------------------------
     @abstractmethod

@@ -6,14 +6,17 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bestiary.agents import agent_names
 from bestiary.server import protocol
@@ -21,8 +24,9 @@ from bestiary.server.db import Store, open_database
 from bestiary.server.rooms import Connection, Hub, Room, ServerError, Settings, known_games
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-MAX_MESSAGE = 4096  # bytes of one websocket message
 HELLO_SECONDS = 15.0
+HTTP_ERRORS = {400: "bad-request", 404: "not-found", 405: "bad-method", 413: "too-large"}
+CLOSE_POLICY, CLOSE_TOO_BIG = 1008, 1009  # RFC 6455 close codes
 
 Token = Annotated[str | None, Header(alias="Authorization", description="Bearer <seat token>")]
 
@@ -44,10 +48,116 @@ def describe(error: ValidationError | RequestValidationError) -> str:
     return "; ".join(parts)
 
 
+@dataclass
+class TokenBucket:
+    """`rate` tokens a second up to `burst`; each message takes one."""
+
+    rate: float
+    burst: int
+    tokens: float = field(init=False)
+    filled_at: float = field(init=False, default=0.0)
+
+    def __post_init__(self) -> None:
+        self.tokens = float(self.burst)
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(float(self.burst), self.tokens + (now - self.filled_at) * self.rate)
+        self.filled_at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class TooManyStrikes(Exception):
+    """A connection kept breaking the limits: it is closed with `close_code` after `error` is sent."""
+
+    def __init__(self, error: ServerError, close_code: int) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.close_code = close_code
+
+
+class MessageGuard:
+    """One websocket's limits: message size, message rate, text frames only; too many breaches close it."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.bucket = TokenBucket(settings.message_rate, settings.message_burst)
+        self.bucket.filled_at = asyncio.get_running_loop().time()
+        self.strikes = 0
+
+    async def receive(self, websocket: WebSocket) -> str:
+        """The next text message; a breach raises ServerError, or TooManyStrikes past the bound."""
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000))
+        text, data = frame.get("text"), frame.get("bytes")
+        limit = self.settings.max_message_bytes
+        if not self.bucket.take(asyncio.get_running_loop().time()):
+            self.strike(ServerError("rate-limited", f"too many messages: at most {self.settings.message_rate:g} a "
+                                                    f"second ({self.settings.message_burst} at once); slow down",
+                                    429), CLOSE_POLICY)
+        if len(data if data is not None else (text or "").encode()) > limit:
+            self.strike(ServerError("too-large", f"a message may hold at most {limit} bytes", 413), CLOSE_TOO_BIG)
+        if text is None:
+            self.strike(ServerError("bad-message", "messages are JSON text frames; binary frames are not read"),
+                        CLOSE_POLICY)
+        return str(text)
+
+    def strike(self, error: ServerError, close_code: int) -> NoReturn:
+        self.strikes += 1
+        if self.strikes > self.settings.max_strikes:
+            raise TooManyStrikes(ServerError("closed", f"closing: {self.strikes} messages broke the limits "
+                                                       f"(last: {error.message})", error.status), close_code)
+        raise error
+
+
+class BodyLimit:
+    """Refuses a REST request whose body is larger than `max_bytes`, before anyone parses it."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body, more = b"", True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_bytes:
+                answer = JSONResponse({"error": "too-large", "message": f"a request body may hold at most "
+                                                                       f"{self.max_bytes} bytes"}, status_code=413)
+                await answer(scope, receive, send)
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+def error_message(error: ServerError, ref: str | None = None) -> dict[str, Any]:
+    return protocol.ErrorMessage(error=error.error, message=error.message, ref=ref).model_dump()
+
+
 def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
+    limits = settings or Settings()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(Store(open_database(database_url)), settings)
+        hub = Hub(Store(open_database(database_url)), limits)
         app.state.hub = hub
         await hub.resume()
         yield
@@ -56,6 +166,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Bestiary", summary="Play Bestiary's games online: rooms, seats, moves, replays.",
                   lifespan=lifespan)
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
 
     def hub() -> Hub:
         found: Hub = app.state.hub
@@ -64,6 +175,14 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ServerError)
     async def server_error(_: Request, error: ServerError) -> JSONResponse:
         return JSONResponse({"error": error.error, "message": error.message}, status_code=error.status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        messages = {404: f"nothing is at {request.url.path}",
+                    405: f"{request.method} is not allowed on {request.url.path}"}
+        return JSONResponse({"error": HTTP_ERRORS.get(error.status_code, "bad-request"),
+                             "message": messages.get(error.status_code, str(error.detail))},
+                            status_code=error.status_code, headers=error.headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -141,13 +260,18 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     @app.websocket("/api/rooms/{code}/ws")
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
+        guard = MessageGuard(limits)
         try:
             room = hub().room(code)
-            hello = await receive_hello(websocket)
+            hello = await receive_hello(websocket, guard)
             seat = room.seat_of(hello.token)
         except ServerError as error:
-            await websocket.send_json(protocol.ErrorMessage(error=error.error, message=error.message).model_dump())
+            await websocket.send_json(error_message(error))
             await websocket.close(code=4000 + error.status)
+            return
+        except TooManyStrikes as abuse:
+            await websocket.send_json(error_message(abuse.error))
+            await websocket.close(code=abuse.close_code)
             return
         except WebSocketDisconnect:
             return
@@ -158,9 +282,18 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             room.send_view(connection, "welcome")
         try:
             while True:
-                answer = await handle(room, hello.token, await websocket.receive_text())
+                try:
+                    raw = await guard.receive(websocket)
+                except ServerError as error:
+                    connection.outbox.put_nowait(error_message(error))
+                    continue
+                answer = await handle(room, hello.token, raw)
                 if answer is not None:
                     connection.outbox.put_nowait(answer)
+        except TooManyStrikes as abuse:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                await websocket.send_json(error_message(abuse.error))
+                await websocket.close(code=abuse.close_code)
         except WebSocketDisconnect:
             pass
         finally:
@@ -180,9 +313,9 @@ def seat_or_refuse(room: Room, token: str | None) -> int:
     return seat
 
 
-async def receive_hello(websocket: WebSocket) -> protocol.Hello:
+async def receive_hello(websocket: WebSocket, guard: MessageGuard) -> protocol.Hello:
     try:
-        raw = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
+        raw = await asyncio.wait_for(guard.receive(websocket), HELLO_SECONDS)
     except TimeoutError:
         raise ServerError("bad-message", "send a hello message first", 408) from None
     message = parse(raw)
@@ -192,11 +325,9 @@ async def receive_hello(websocket: WebSocket) -> protocol.Hello:
 
 
 def parse(raw: str) -> protocol.Hello | protocol.Move | protocol.Chat | protocol.Ping:
-    if len(raw.encode()) > MAX_MESSAGE:
-        raise ServerError("too-large", f"a message may hold at most {MAX_MESSAGE} bytes", 413)
     try:
         data = json.loads(raw)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # RecursionError: nested deeper than Python parses
         raise ServerError("bad-message", "messages are JSON objects with a 'type'") from None
     try:
         return protocol.client_message.validate_python(data)
@@ -220,7 +351,7 @@ async def handle(room: Room, token: str | None, raw: str) -> dict[str, Any] | No
             return protocol.Pong().model_dump()
         raise ServerError("bad-message", "already said hello; to change seats, open a new connection")
     except ServerError as error:
-        return protocol.ErrorMessage(error=error.error, message=error.message, ref=ref).model_dump()
+        return error_message(error, ref)
 
 
 async def write_outbox(websocket: WebSocket, connection: Connection) -> None:

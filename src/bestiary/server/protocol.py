@@ -14,6 +14,7 @@ JSONObject = dict[str, Any]
 MAX_NAME = 40
 MAX_CHAT = 500
 MAX_ACTION = 200
+PRINTABLE = r"^[^\x00-\x1f\x7f]*$"  # no control characters (PostgreSQL cannot store NUL in text)
 
 
 class Strict(BaseModel):
@@ -36,7 +37,7 @@ class CreateRoom(Strict):
 
 
 class JoinSeat(Strict):
-    name: str = Field("", max_length=MAX_NAME)
+    name: str = Field("", max_length=MAX_NAME, pattern=PRINTABLE, description="shown to everyone in the room")
 
 
 class MoveRequest(Strict):

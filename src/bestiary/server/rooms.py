@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import random
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -37,6 +38,8 @@ RETRY_SECONDS = 1.0
 PASS = "pass"  # the action a response window's player takes by not answering in time
 T = TypeVar("T")
 GAMES_KEPT = 64  # configured games kept for new rooms; any number of option sets may be asked for
+ROOM_CODE = re.compile(r"[A-Za-z0-9_-]{16}")  # secrets.token_urlsafe(12): 96 random bits
+ONLINE_AGENT = re.compile(r"[a-z][a-z0-9_-]*(:[a-z]+)?")  # a name and at most a level: no custom search budgets
 
 
 class ServerError(Exception):
@@ -88,6 +91,12 @@ class Settings:
     bot_delay: float = 0.5  # seconds a bot waits before an ordinary move, so people can follow
     reaction_scale: float = 1.0  # multiplies each agent's race reaction time (0 in tests: instant)
     disconnect_grace: float | None = 120.0  # seconds a disconnected player's seat is held; None: for ever
+    max_message_bytes: int = 4096  # one websocket message
+    message_rate: float = 10.0  # websocket messages a connection may send per second, on average...
+    message_burst: int = 30  # ...and at once
+    max_strikes: int = 20  # oversized, binary or over-rate messages a connection may send before it is closed
+    max_body_bytes: int = 65536  # one REST request body
+    finished_room_seconds: float = 300.0  # a finished room leaves memory this long after its last connection
 
 
 class Room:
@@ -291,9 +300,11 @@ class Room:
         to_act = self.state.players_to_act()
         if version != self.version:
             # Inside a window each listed player answers independently: a move chosen after the window
-            # opened still counts after the others' answers; in a race the first arrival has closed it.
+            # opened still counts after the others' answers (not after the mover's own: that would be a
+            # replay); in a race the first arrival has closed it.
             window = self.window
-            if window is None or not window.opened_at_version <= version <= self.version or seat not in to_act:
+            if (window is None or not window.opened_at_version <= version <= self.version or seat not in to_act
+                    or any(player == seat for player, _ in self.state.history()[version:])):
                 raise ServerError("stale", f"the game has moved on (your move was chosen at version {version}, "
                                            f"it is now {self.version}): look again and choose anew", 409)
         if seat not in to_act:
@@ -377,6 +388,8 @@ class Room:
                 elif kind == "turn" and self.turn_seconds is not None:
                     self.turn_deadline = loop.time() + self.turn_seconds
                     self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
+        elif self.status == "finished":
+            self.later(self.hub.settings.finished_room_seconds, self.evict_when_idle)
         self.broadcast()
 
     def later(self, delay: float, job: Callable[..., Awaitable[None]], *args: Any) -> None:
@@ -395,6 +408,13 @@ class Room:
         if delay <= 0:
             self.due_now.add(task)
             task.add_done_callback(self.due_now.discard)
+
+    async def evict_when_idle(self) -> None:
+        """A finished room leaves memory once no one watches it; it loads again from the database on demand."""
+        if self.connections:
+            self.later(self.hub.settings.finished_room_seconds, self.evict_when_idle)
+        elif self.hub.rooms.get(self.code) is self:
+            del self.hub.rooms[self.code]
 
     def bot_delay(self, player: int, kind: str | None) -> float:
         if kind in ("race", "response"):
@@ -485,7 +505,7 @@ class Hub:
             cls = game_class(request.game)
             options = dict(request.options)
             options.setdefault("players", min(cls.info.player_counts))
-            parsed = cls.parse_options(**options)
+            parsed = cls.parse_options(options)
             files = cls.files_named(parsed)
             if files:  # paths on the server's disk: not a client's to choose or read
                 raise ServerError("bad-room", f"the server plays only its own card sets and armies; "
@@ -499,6 +519,9 @@ class Hub:
             for number, spec in enumerate(specs):
                 agent = (spec.agent or "random") if spec.kind == "bot" else None
                 if agent is not None:
+                    if not ONLINE_AGENT.fullmatch(agent):  # e.g. mcts:sims=10000000 would stall every room
+                        raise ServerError("bad-room", f"bot '{agent}': online bots take a name and at most a "
+                                                      "level, e.g. 'heuristic' or 'mcts:hard'")
                     make_agent(agent)  # refuses an unknown agent before anything is stored
                 seats.append(Seat(number, spec.kind, agent, f"{agent} bot" if agent else None))
         except BestiaryError as error:
@@ -520,6 +543,8 @@ class Hub:
         return room
 
     def room(self, code: str) -> Room:
+        if not ROOM_CODE.fullmatch(code):  # not one of ours: no need to ask the database
+            raise ServerError("no-room", "no room has this code", 404)
         room = self.rooms.get(code)
         if room is None:
             try:
@@ -544,6 +569,8 @@ class Hub:
             room.state.apply_action(action, player=None if player == CHANCE else player)
         room.restore_window(row["window_opened_at"], row["window_closes_at"])
         self.rooms[code] = room
+        if room.status == "finished":  # loaded for a look (a replay, a rematch): not kept for ever
+            room.later(self.settings.finished_room_seconds, room.evict_when_idle)
         return room
 
     async def resume(self) -> int:
