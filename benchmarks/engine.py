@@ -8,7 +8,7 @@ slices (--rounds), so that a change of load on a shared machine slows every engi
 that cannot be imported is reported as missing.
 
 Run (the reference engines come with `pip install -e '.[bench]'`):
-    python benchmarks/engine.py [--seconds 3] [--rounds 10] [--repeat 1]
+    python benchmarks/engine.py [--seconds 3] [--rounds 10] [--repeat 1] [--games critter-capture,cube-creatures]
 """
 
 from __future__ import annotations
@@ -152,11 +152,11 @@ def rlcard_uno_engine() -> Engine | str:
 
 
 # -- the report -------------------------------------------------------------------------------------
-def one_run(seconds: float, rounds: int) -> list[Figures | tuple[str, str]]:
+def one_run(seconds: float, rounds: int, games: list[str]) -> list[Figures | tuple[str, str]]:
     """Every engine in turn for a slice of `seconds`, `rounds` times over, so that a change of load on the
     machine falls on every engine alike."""
     engines: list[Engine | tuple[str, str]] = []
-    for name in bestiary.list_games():
+    for name in games:
         engines.append(bestiary_engine(name, game_class(name).info.player_counts[0]))
     for reference in ("hearts", "leduc_poker"):
         engine = open_spiel_engine(reference)
@@ -207,14 +207,20 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="playout time per engine and run")
     parser.add_argument("--rounds", type=int, default=10, help="slices each engine's time is cut into")
     parser.add_argument("--repeat", type=int, default=1, help="runs, each with every engine, to show the noise")
+    parser.add_argument("--games", default=None,
+                        help="comma-separated Bestiary games to run (default: all); the references always run")
     args = parser.parse_args()
+    games = args.games.split(",") if args.games else bestiary.list_games()
+    unknown = sorted(set(games) - set(bestiary.list_games()))
+    if unknown:
+        parser.error(f"no game named {', '.join(unknown)} (games: {', '.join(bestiary.list_games())})")
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.python_implementation()} "
           f"{platform.python_version()} on {platform.machine()}, {platform.processor() or platform.system()}")
     runs = []
     for number in range(args.repeat):
         if args.repeat > 1:
             print(f"\nrun {number + 1} of {args.repeat}")
-        runs.append(one_run(args.seconds, args.rounds))
+        runs.append(one_run(args.seconds, args.rounds, games))
         print_run(runs[-1])
     if args.repeat > 1:
         print_spread(runs)

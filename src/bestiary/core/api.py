@@ -400,7 +400,7 @@ class State(ABC):
         if current == TERMINAL:
             raise IllegalActionError(action, player, "the game is over")
         chance = current == CHANCE
-        resolved = self._resolve(action, chance, player)
+        resolved = action if isinstance(action, Action) else self._resolve(action, chance, player)
         if chance:
             if player not in (None, CHANCE):
                 raise IllegalActionError(action, player, "a chance outcome is due; no player may act")
@@ -424,9 +424,7 @@ class State(ABC):
         self._apply(resolved, actor)
         self._history = (self._history, (actor, resolved))
 
-    def _resolve(self, action: Action | int | str, chance: bool, player: int | None) -> Action:
-        if isinstance(action, Action):
-            return action
+    def _resolve(self, action: int | str, chance: bool, player: int | None) -> Action:
         if isinstance(action, str):
             try:
                 return self.parse_action(action)
