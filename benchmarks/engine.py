@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import platform
 import random
 import statistics
@@ -215,7 +216,8 @@ def main() -> None:
     if unknown:
         parser.error(f"no game named {', '.join(unknown)} (games: {', '.join(bestiary.list_games())})")
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.python_implementation()} "
-          f"{platform.python_version()} on {platform.machine()}, {platform.processor() or platform.system()}")
+          f"{platform.python_version()} on {platform.machine()}, {platform.processor() or platform.system()}, "
+          f"{os.cpu_count()} cores; load average {load_average()} (1/5/15 min)")
     runs = []
     for number in range(args.repeat):
         if args.repeat > 1:
@@ -224,6 +226,11 @@ def main() -> None:
         print_run(runs[-1])
     if args.repeat > 1:
         print_spread(runs)
+    print(f"\nload average at the end {load_average()}")
+
+
+def load_average() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

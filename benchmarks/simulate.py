@@ -102,7 +102,9 @@ def scaling(spec: SimulationSpec, games: int, job_counts: list[int], repeat: int
     return runs, controls
 
 
-def ray_figures(spec: SimulationSpec, games: int, jobs: int) -> None:
+def ray_figures(spec: SimulationSpec, games: int, jobs: int, repeat: int) -> None:
+    """A local Ray cluster with `jobs` CPUs: its start, a first run (its workers start and import Bestiary),
+    then `repeat` runs taking turns with 1 job local."""
     try:
         import ray  # type: ignore[import-untyped]
     except ImportError as error:
@@ -112,14 +114,18 @@ def ray_figures(spec: SimulationSpec, games: int, jobs: int) -> None:
     ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
     started = time.perf_counter() - start
     try:
-        first = measure(spec, games, jobs, "ray").games_per_s  # workers start and import Bestiary
-        warm = measure(spec, games, jobs, "ray").games_per_s
-        local = measure(spec, games, 1).games_per_s
+        first = measure(spec, games, jobs, "ray").games_per_s
+        ratios = []
+        for number in range(repeat):
+            on_ray = measure(spec, games, jobs, "ray").games_per_s
+            local = measure(spec, games, 1).games_per_s
+            ratios.append(on_ray / local)
+            print(f"  Ray run {number + 1}: {on_ray:7.1f} games/s, 1 job local {local:7.1f} games/s  (load {load()})")
     finally:
         ray.shutdown()
-    print(f"  Ray local cluster ({jobs} CPUs): started in {started:.1f} s; first run {first:.1f} games/s "
-          f"(worker start included), then {warm:.1f} games/s = {warm / local:.2f}x 1 job local "
-          f"({local:.1f} games/s, load {load()})")
+    print(f"  Ray local cluster ({jobs} CPUs) over 1 job local: median {statistics.median(ratios):.2f}x "
+          f"[{min(ratios):.2f}-{max(ratios):.2f}]; the cluster started in {started:.1f} s and its first run, "
+          f"workers starting, made {first:.1f} games/s")
 
 
 def main() -> None:
@@ -154,7 +160,7 @@ def main() -> None:
                   f"median {statistics.median(controls[jobs]):.2f}x [{min(controls[jobs]):.2f}-"
                   f"{max(controls[jobs]):.2f}]")
         if not args.no_ray:
-            ray_figures(spec, games, max(job_counts))
+            ray_figures(spec, games, max(job_counts), args.repeat)
 
 
 if __name__ == "__main__":
