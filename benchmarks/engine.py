@@ -9,6 +9,8 @@ that cannot be imported is reported as missing.
 
 Run (the reference engines come with `pip install -e '.[bench]'`):
     python benchmarks/engine.py [--seconds 3] [--rounds 10] [--repeat 1] [--games critter-capture,cube-creatures]
+On a busy machine, count instructions instead of time (docs/performance.md):
+    valgrind --tool=cachegrind --cache-sim=no python benchmarks/engine.py --count critter-capture 20
 """
 
 from __future__ import annotations
@@ -210,7 +212,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="runs, each with every engine, to show the noise")
     parser.add_argument("--games", default=None,
                         help="comma-separated Bestiary games to run (default: all); the references always run")
+    parser.add_argument("--count", nargs=2, metavar=("ENGINE", "GAMES"), default=None,
+                        help="play GAMES seeded games of one engine (a Bestiary game, hearts or leduc_poker), "
+                             "untimed, and print the steps: for counting instructions under valgrind")
     args = parser.parse_args()
+    if args.count:
+        count_steps(parser, args.count[0], int(args.count[1]))
+        return
     games = args.games.split(",") if args.games else bestiary.list_games()
     unknown = sorted(set(games) - set(bestiary.list_games()))
     if unknown:
@@ -227,6 +235,20 @@ def main() -> None:
     if args.repeat > 1:
         print_spread(runs)
     print(f"\nload average at the end {load_average()}")
+
+
+def count_steps(parser: argparse.ArgumentParser, name: str, games: int) -> None:
+    """A fixed amount of work, the same whatever the load: instructions per step are (the count of this run
+    minus that of a run with 0 games) / steps."""
+    if name in bestiary.list_games():
+        engine: Engine | str = bestiary_engine(name, game_class(name).info.player_counts[0])
+    elif name in ("hearts", "leduc_poker"):
+        engine = open_spiel_engine(name)
+    else:
+        parser.error(f"--count: no engine named {name} (a Bestiary game, hearts or leduc_poker)")
+    if isinstance(engine, str):
+        parser.error(f"--count: {name}: {engine}")
+    print(f"{engine.name}: {sum(engine.playout(seed, None) for seed in range(games))} steps in {games} games")
 
 
 def load_average() -> str:

@@ -10,7 +10,7 @@ jobs shows here whatever the load), and a control: the speed-up the machine give
 the same number of processes at that moment. The number of games per run is set from a 1-job warm-up so that
 each run takes about `--seconds`.
 
-    python benchmarks/simulate.py [--games critter-capture,cube-creatures] [--seconds 4] [--repeat 3]
+    python benchmarks/simulate.py [--games critter-capture,cube-creatures] [--seconds 6] [--repeat 3]
                                   [--jobs 1,2] [--no-ray]
 """
 
@@ -132,7 +132,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=None, help="comma-separated games (default: every registered game)")
     parser.add_argument("--agents", default="heuristic", help="comma-separated agents")
-    parser.add_argument("--seconds", type=float, default=4.0, help="about how long one 1-job run takes")
+    parser.add_argument("--seconds", type=float, default=6.0, help="about how long one 1-job run takes")
     parser.add_argument("--repeat", type=int, default=3, help="runs of every job count, taking turns")
     parser.add_argument("--jobs", default="1,2", help="job counts, e.g. 1,2,4 (1 is always included)")
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray backend")
