@@ -11,7 +11,7 @@ the same number of processes at that moment. The number of games per run is set 
 each run takes about `--seconds`.
 
     python benchmarks/simulate.py [--games critter-capture,cube-creatures] [--seconds 6] [--repeat 3]
-                                  [--jobs 1,2] [--no-ray]
+                                  [--jobs 1,2] [--no-ray] [--player-counts]
 """
 
 from __future__ import annotations
@@ -94,7 +94,8 @@ def scaling(spec: SimulationSpec, games: int, job_counts: list[int], repeat: int
         for jobs in job_counts:
             run = measure(spec, games, jobs)
             runs[jobs].append(run)
-            line.append(f"{jobs} jobs {run.games_per_s:7.1f} games/s ({run.cpu_ms_per_game:.1f} ms CPU a game)")
+            line.append(f"{jobs} job{'s' if jobs > 1 else ''} {run.games_per_s:7.1f} games/s "
+                        f"({run.cpu_ms_per_game:.1f} ms CPU a game)")
             if jobs > 1:
                 controls[jobs].append(control_speed_up(jobs, seconds / 2))
                 line[-1] += f", control {controls[jobs][-1]:.2f}x"
@@ -136,6 +137,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of every job count, taking turns")
     parser.add_argument("--jobs", default="1,2", help="job counts, e.g. 1,2,4 (1 is always included)")
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray backend")
+    parser.add_argument("--player-counts", action="store_true",
+                        help="first, games/s with 1 job at every standard player count of each game")
     args = parser.parse_args()
     names = args.games.split(",") if args.games else bestiary.list_games()
     unknown = sorted(set(names) - set(bestiary.list_games()))
@@ -146,6 +149,12 @@ def main() -> None:
 
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {default_jobs()} cores usable, "
           f"load average {load()} (1/5/15 min); agents {', '.join(agents)}")
+    if args.player_counts:
+        print(f"\n{'game':<24}{'players':>8}{'games/s':>10}  (1 job)")
+        for name in names:
+            for players in game_class(name).info.player_counts:
+                spec = SimulationSpec(name, {"players": players}, agents, seed=1)
+                print(f"{name:<24}{players:>8}{measure(spec, games_for(spec, args.seconds), 1).games_per_s:>10.1f}")
     for name in names:
         players = min(game_class(name).info.player_counts)
         spec = SimulationSpec(name, {"players": players}, agents, seed=1)
