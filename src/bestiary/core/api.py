@@ -456,7 +456,8 @@ class State(ABC):
         return unchain(self._events)
 
     def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, **data: Any) -> None:
-        self._events = (self._events, Event(kind, text, audience, data or NO_DATA))
+        # Built as the tuple it is: Event's generated __new__ is a Python call, and logging runs at every step.
+        self._events = (self._events, tuple.__new__(Event, (kind, text, audience, data or NO_DATA)))
 
     def clone(self) -> Self:
         other = object.__new__(type(self))
