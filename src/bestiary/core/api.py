@@ -410,7 +410,7 @@ class State(ABC):
         if current == TERMINAL:
             raise IllegalActionError(action, player, "the game is over")
         chance = current == CHANCE
-        resolved = self._resolve(action, chance, player)
+        resolved = action if isinstance(action, Action) else self._resolve(action, chance, player)
         if chance:
             if player not in (None, CHANCE):
                 raise IllegalActionError(action, player, "a chance outcome is due; no player may act")
@@ -434,9 +434,7 @@ class State(ABC):
         self._apply(resolved, actor)
         self._history = (self._history, (actor, resolved))
 
-    def _resolve(self, action: Action | int | str, chance: bool, player: int | None) -> Action:
-        if isinstance(action, Action):
-            return action
+    def _resolve(self, action: int | str, chance: bool, player: int | None) -> Action:
         if isinstance(action, str):
             try:
                 return self.parse_action(action)
@@ -468,7 +466,8 @@ class State(ABC):
         return unchain(self._events)
 
     def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, **data: Any) -> None:
-        self._events = (self._events, Event(kind, text, audience, data or NO_DATA))
+        # Built as the tuple it is: Event's generated __new__ is a Python call, and logging runs at every step.
+        self._events = (self._events, tuple.__new__(Event, (kind, text, audience, data or NO_DATA)))
 
     def clone(self) -> Self:
         other = object.__new__(type(self))

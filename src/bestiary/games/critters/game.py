@@ -76,6 +76,9 @@ class CritterCapture(Game):
         self.ability_kind = tuple(c.ability_kind for c in self.cards)
         self.ability_colour = tuple(COLOURS.index(c.ability_colour) for c in self.cards)
         self.cards_by_colour = tuple([i for i, c in enumerate(self.colour) if c == k] for k in range(4))
+        # Written into the event log at every flip, so made once.
+        self.descriptions = tuple(f"{c.name} ({c.colour}, commonness {c.commonness}, size {c.size}, {c.ability})"
+                                  for c in self.cards)
         self.draw_actions = tuple(Draw(i, colour) for i, colour in enumerate(COLOURS))
         self.choose_actions = tuple(Choose(4 + i, a) for i, a in enumerate(ATTRIBUTES))
         self.flip_actions = tuple(Flip(i, card_id) for i, card_id in enumerate(self.instance_ids))

@@ -168,9 +168,10 @@ def stack_tie(state: CritterState, challenger: int, card: int) -> None:
 def corral(state: CritterState, player: int, cards: list[int], verb: str) -> None:
     # CRITTERS-19: won cards go face down into the winner's corral.
     state.corrals[player].extend(cards)
-    names = ", ".join(state.game.cards[c].name for c in cards)
+    game = state.game
+    names = ", ".join([game.cards[c].name for c in cards])
     state._log("corral", f"{seat(player)} {verb} {names}.", player=player,
-               cards=[state.card_id(c) for c in cards])
+               cards=[game.instance_ids[c] for c in cards])
 
 
 def end_round(state: CritterState) -> None:

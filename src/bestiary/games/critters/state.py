@@ -57,6 +57,13 @@ class CritterState(State):
             return TERMINAL
         return self.active
 
+    # The phase alone answers these, which every playout loop asks at each step.
+    def is_terminal(self) -> bool:
+        return self.phase == rules.OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in rules.CHANCE_PHASES
+
     def challenger(self) -> int:
         # CRITTERS-12, CRITTERS-37: each player in turn to the left of the starting player challenges.
         return (self.start + self.plays) % self.game.num_players
@@ -133,8 +140,7 @@ class CritterState(State):
         return self.game.instance_ids[card]
 
     def describe(self, card: int) -> str:
-        c = self.game.cards[card]
-        return f"{c.name} ({c.colour}, commonness {c.commonness}, size {c.size}, {c.ability})"
+        return self.game.descriptions[card]
 
     def observation(self, player: int | None) -> JSON:
         # CRITTERS-41: everything on the table is public; cards are seen by all when flipped.

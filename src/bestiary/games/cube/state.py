@@ -145,6 +145,12 @@ class CubeState(State):
             return [(seat, 1.0 / n) for seat in self.game.first_player_actions]
         return []
 
+    def _is_possible_outcome(self, outcome: Action) -> bool:
+        # The outcomes are whole tables, where `in` finds the very object chance_outcomes listed.
+        if self.phase == flow.ROLL:
+            return outcome in self.game.roll_actions
+        return self.phase == flow.FIRST_PLAYER and outcome in self.game.first_player_actions
+
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
         if isinstance(action, Roll):
