@@ -136,19 +136,29 @@ class LungoState(State):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if not self.jobs:
             return []
+        table, pool = self._chance_pool()
+        p = 1.0 / len(pool)
+        return [(table[c], p) for c in pool]
+
+    def _chance_pool(self) -> tuple[Sequence[Action], Sequence[int]]:
+        """The due chance job's outcome table, and the positions in it that may come up, in listed order."""
         kind, player, other = self.jobs[0]
         game = self.game
         if kind == rules.GOAL:
-            p = 1.0 / len(self.spare_goals)
-            return [(game.goal_actions[g], p) for g in self.spare_goals]
+            return game.goal_actions, self.spare_goals
         if kind == rules.ROLL:
-            return [(roll, 1.0 / 6) for roll in game.roll_actions]
+            return game.roll_actions, range(len(game.roll_actions))
         if kind in (rules.STEAL, rules.DISCARD) or (kind == rules.SWAT and self.hands[player]):
-            hand = self.hands[other if kind == rules.STEAL else player]
-            p = 1.0 / len(hand)
-            return [(game.pick_actions[c], p) for c in sorted(hand)]
-        p = 1.0 / len(self.pile)
-        return [(game.draw_actions[c], p) for c in self.pile]
+            return game.pick_actions, sorted(self.hands[other if kind == rules.STEAL else player])
+        return game.draw_actions, self.pile
+
+    def _is_possible_outcome(self, outcome: Action) -> bool:
+        # A look-up by index, not a scan of the list: a draw has as many outcomes as the pile has cards.
+        if not self.jobs:
+            return False
+        table, pool = self._chance_pool()
+        position = outcome.index - table[0].index
+        return 0 <= position < len(table) and table[position] == outcome and position in pool
 
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
