@@ -97,6 +97,7 @@ class CreaturesOfLungo(Game):
         self.pick_actions = tuple(PickCard(count + i, card_id) for i, card_id in enumerate(self.ids))
         self.goal_actions = tuple(DealGoal(2 * count + g, goal_id) for g, goal_id in enumerate(self.goal_ids))
         self.roll_actions = tuple(Roll(2 * count + len(self.goal_ids) + k, k + 1) for k in range(6))
+        self._draw_outcomes: dict[int, tuple[tuple[Action, float], ...]] = {}
         self._heuristic: LungoHeuristic | None = None
         super().__init__(options)
 
@@ -106,6 +107,15 @@ class CreaturesOfLungo(Game):
 
     def chance_outcome_table(self) -> tuple[Action, ...]:
         return (*self.draw_actions, *self.pick_actions, *self.goal_actions, *self.roll_actions)
+
+    def draw_outcomes(self, pile_size: int) -> tuple[tuple[Action, float], ...]:
+        """Each card's draw paired with probability 1 / pile_size, by card; made once per pile size, as
+        every draw lists the whole pile."""
+        rows = self._draw_outcomes.get(pile_size)
+        if rows is None:
+            p = 1.0 / pile_size
+            rows = self._draw_outcomes[pile_size] = tuple((draw, p) for draw in self.draw_actions)
+        return rows
 
     def card_set_info(self) -> JSON:
         info = self.card_set.info()

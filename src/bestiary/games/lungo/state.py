@@ -137,6 +137,9 @@ class LungoState(State):
         if not self.jobs:
             return []
         table, pool = self._chance_pool()
+        if pool is self.pile:
+            rows = self.game.draw_outcomes(len(pool))
+            return [rows[c] for c in pool]
         p = 1.0 / len(pool)
         return [(table[c], p) for c in pool]
 
