@@ -76,6 +76,9 @@ class CreaturesOfLungo(Game):
         self.element = tuple(-1 if c.element is None else ELEMENTS.index(c.element) for c in self.cards)
         self.weak_to = tuple(-1 if c.weakness is None else ELEMENTS.index(c.weakness) for c in self.cards)
         self.power = tuple(c.power or 0 for c in self.cards)
+        # Which cards may be played in your turn, by whether anything lies in front of you.
+        self.playable = tuple(tuple(rules.playable(self, card, afflicted) for card in range(len(self.cards)))
+                              for afflicted in (False, True))
         # Per goal, per requirement: (count, which cards fit), so checking a goal is a sum over a hand.
         self.goal_tables = tuple(
             tuple((r.count, tuple(self.fits(card, r) for card in range(len(self.cards)))) for r in goal.requires)

@@ -101,8 +101,9 @@ class LungoState(State):
         game = self.game
         phase = self.phase
         if phase == rules.PLAY:
-            out: list[Action] = [game.play_actions[c] for c in sorted(self.hands[player])
-                                 if rules.playable(self, player, c)]
+            playable = game.playable[bool(self.afflictions[player])]
+            plays = game.play_actions
+            out: list[Action] = [plays[c] for c in sorted(self.hands[player]) if playable[c]]
             if rules.may_take_token(self, player):
                 out.append(game.grab)
             out.append(game.end_turn)
@@ -165,29 +166,29 @@ class LungoState(State):
 
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
-        phase = self.phase
+        # The commonest actions are tested first: draws, then words (pass, end turn).
         if isinstance(action, DrawCard):
             rules.apply_draw(self, game.index_of[action.card])
-        elif isinstance(action, PickCard):
-            rules.apply_pick(self, game.index_of[action.card])
-        elif isinstance(action, Roll):
-            rules.apply_roll(self, action.pips)
-        elif isinstance(action, DealGoal):
-            self._deal_goal(game.goal_index[action.goal])
+        elif isinstance(action, Word):
+            self._apply_word(action.text, player)
         elif isinstance(action, Play):
             card = game.index_of[action.card]
-            if phase == rules.RESPONSE:
+            if self.phase == rules.RESPONSE:
                 rules.respond(self, player, card)
             else:
                 rules.play_card(self, player, card)
         elif isinstance(action, Target):
             rules.choose_target(self, player, action.seat)
+        elif isinstance(action, PickCard):
+            rules.apply_pick(self, game.index_of[action.card])
         elif isinstance(action, Commit):
             rules.commit(self, player, game.index_of[action.card])
+        elif isinstance(action, Roll):
+            rules.apply_roll(self, action.pips)
+        elif isinstance(action, DealGoal):
+            self._deal_goal(game.goal_index[action.goal])
         elif isinstance(action, Boost):
             rules.boost(self, player, game.index_of[action.card])
-        elif isinstance(action, Word):
-            self._apply_word(action.text, player)
         rules.settle(self)
 
     def _deal_goal(self, goal: int) -> None:
@@ -199,21 +200,22 @@ class LungoState(State):
 
     def _apply_word(self, word: str, player: int) -> None:
         phase = self.phase
-        if word == "end turn":
+        if word == "pass":
+            if phase == rules.TOKEN_MOMENT:
+                rules.pass_token_moment(self, player)
+            elif phase == rules.RESPONSE:
+                rules.decline_response(self, player)
+            else:  # the swat race
+                rules.let_pass(self, player)
+        elif word == "end turn":
             self._log("end-turn", f"{rules.seat(player)} ends their turn.", player=player)
             rules.end_turn(self)
         elif word == "grab token":
             rules.take_token(self, player)
         elif word == "done":
             rules.choice_done(self, player)
-        elif word == "swat":
-            rules.swat(self, player)
-        elif phase == rules.RESPONSE:
-            rules.decline_response(self, player)
-        elif phase == rules.SWAT_RACE:
-            rules.let_pass(self, player)
         else:
-            rules.pass_token_moment(self, player)
+            rules.swat(self, player)
 
     # -- results -----------------------------------------------------------------------------
     def returns(self) -> list[float]:
