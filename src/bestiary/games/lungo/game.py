@@ -67,6 +67,7 @@ class CreaturesOfLungo(Game):
         self.goal_index = {goal_id: i for i, goal_id in enumerate(self.goal_ids)}
         # Small integer-indexed tables the rules read on every step.
         self.kinds = tuple(c.kind for c in self.cards)
+        self.names = tuple(c.name for c in self.cards)
         self.is_battle = tuple(c.kind == "battle" for c in self.cards)
         self.is_creature = tuple(c.kind in ("creature", "mutant") for c in self.cards)
         self.is_insect = tuple(c.species == "insect" for c in self.cards)

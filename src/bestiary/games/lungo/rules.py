@@ -28,6 +28,7 @@ OVER = "over"
 PHASES = (SETUP, TURN_DRAW, PLAY, TARGET, RESPONSE, CHOOSE, FIGHT, DICE, SWAT_PLACE, SWAT_RACE, WINNINGS_DRAW,
           TOKEN_MOMENT, TOKEN_RACE, OVER)
 RACE_PHASES = frozenset({SWAT_RACE, TOKEN_MOMENT, TOKEN_RACE})
+SIMULTANEOUS_PHASES = RACE_PHASES | {CHOOSE}
 
 # Pending chance jobs: (kind, player, other player or 0).
 GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL = range(8)
@@ -46,7 +47,7 @@ def left_of(state: LungoState, player: int) -> int:
 
 
 def name(state: LungoState, card: int) -> str:
-    return state.game.cards[card].name
+    return state.game.names[card]
 
 
 # -- setup ------------------------------------------------------------------------------------------

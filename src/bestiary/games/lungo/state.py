@@ -66,7 +66,7 @@ class LungoState(State):
         phase = self.phase
         if phase == rules.OVER:
             return TERMINAL
-        if phase == rules.CHOOSE or phase in rules.RACE_PHASES:
+        if phase in rules.SIMULTANEOUS_PHASES:
             return SIMULTANEOUS
         if phase == rules.RESPONSE:
             return self.target
@@ -108,6 +108,8 @@ class LungoState(State):
                 out.append(game.grab)
             out.append(game.end_turn)
             return out
+        if phase == rules.TOKEN_MOMENT:
+            return game.grab_or_pass if rules.may_take_token(self, player) else game.pass_only
         if phase == rules.TARGET:
             return [game.target_actions[p] for p in range(game.num_players) if p != player]
         if phase == rules.RESPONSE:
@@ -118,8 +120,6 @@ class LungoState(State):
             return [*(game.boost_actions[c] for c in sorted(rules.boost_options(self, player))), game.done]
         if phase == rules.SWAT_RACE:
             return game.swat_or_pass
-        if phase == rules.TOKEN_MOMENT:
-            return game.grab_or_pass if rules.may_take_token(self, player) else game.pass_only
         if phase == rules.TOKEN_RACE:
             return game.grab_only
         return ()
@@ -162,7 +162,8 @@ class LungoState(State):
             return False
         table, pool = self._chance_pool()
         position = outcome.index - table[0].index
-        return 0 <= position < len(table) and table[position] == outcome and position in pool
+        return 0 <= position < len(table) and (table[position] is outcome or table[position] == outcome) \
+            and position in pool
 
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
