@@ -80,9 +80,11 @@ class CreaturesOfLungo(Game):
         # Which cards may be played in your turn, by whether anything lies in front of you.
         self.playable = tuple(tuple(rules.playable(self, card, afflicted) for card in range(len(self.cards)))
                               for afflicted in (False, True))
-        # Per goal, per requirement: (count, which cards fit), so checking a goal is a sum over a hand.
+        # Per goal, per requirement: (count, the cards that fit), so checking a goal is a set intersection
+        # with the hand (each card of the deck is one index, so none is counted twice).
         self.goal_tables = tuple(
-            tuple((r.count, tuple(self.fits(card, r) for card in range(len(self.cards)))) for r in goal.requires)
+            tuple((r.count, frozenset(card for card in range(len(self.cards)) if self.fits(card, r)))
+                  for r in goal.requires)
             for goal in self.goal_cards)
 
         count = len(self.cards)

@@ -645,7 +645,7 @@ def goal_met(state: LungoState, player: int) -> bool:
     if goal < 0:
         return False
     hand = state.hands[player]
-    return all(sum([fits[c] for c in hand]) >= count for count, fits in state.game.goal_tables[goal])
+    return all(len(fitting.intersection(hand)) >= count for count, fitting in state.game.goal_tables[goal])
 
 
 def may_take_token(state: LungoState, player: int) -> bool:
