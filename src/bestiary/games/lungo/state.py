@@ -162,8 +162,10 @@ class LungoState(State):
             return False
         table, pool = self._chance_pool()
         position = outcome.index - table[0].index
-        return 0 <= position < len(table) and (table[position] is outcome or table[position] == outcome) \
-            and position in pool
+        if not 0 <= position < len(table):
+            return False
+        listed = table[position]
+        return (listed is outcome or listed == outcome) and position in pool
 
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
