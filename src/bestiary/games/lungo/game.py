@@ -67,6 +67,7 @@ class CreaturesOfLungo(Game):
         self.goal_index = {goal_id: i for i, goal_id in enumerate(self.goal_ids)}
         # Small integer-indexed tables the rules read on every step.
         self.kinds = tuple(c.kind for c in self.cards)
+        self.names = tuple(c.name for c in self.cards)
         self.is_battle = tuple(c.kind == "battle" for c in self.cards)
         self.is_creature = tuple(c.kind in ("creature", "mutant") for c in self.cards)
         self.is_insect = tuple(c.species == "insect" for c in self.cards)
@@ -76,9 +77,14 @@ class CreaturesOfLungo(Game):
         self.element = tuple(-1 if c.element is None else ELEMENTS.index(c.element) for c in self.cards)
         self.weak_to = tuple(-1 if c.weakness is None else ELEMENTS.index(c.weakness) for c in self.cards)
         self.power = tuple(c.power or 0 for c in self.cards)
-        # Per goal, per requirement: (count, which cards fit), so checking a goal is a sum over a hand.
+        # Which cards may be played in your turn, by whether anything lies in front of you.
+        self.playable = tuple(tuple(rules.playable(self, card, afflicted) for card in range(len(self.cards)))
+                              for afflicted in (False, True))
+        # Per goal, per requirement: (count, the cards that fit), so checking a goal is a set intersection
+        # with the hand (each card of the deck is one index, so none is counted twice).
         self.goal_tables = tuple(
-            tuple((r.count, tuple(self.fits(card, r) for card in range(len(self.cards)))) for r in goal.requires)
+            tuple((r.count, frozenset(card for card in range(len(self.cards)) if self.fits(card, r)))
+                  for r in goal.requires)
             for goal in self.goal_cards)
 
         count = len(self.cards)
@@ -97,6 +103,7 @@ class CreaturesOfLungo(Game):
         self.pick_actions = tuple(PickCard(count + i, card_id) for i, card_id in enumerate(self.ids))
         self.goal_actions = tuple(DealGoal(2 * count + g, goal_id) for g, goal_id in enumerate(self.goal_ids))
         self.roll_actions = tuple(Roll(2 * count + len(self.goal_ids) + k, k + 1) for k in range(6))
+        self._draw_outcomes: dict[int, tuple[tuple[Action, float], ...]] = {}
         self._heuristic: LungoHeuristic | None = None
         super().__init__(options)
 
@@ -106,6 +113,15 @@ class CreaturesOfLungo(Game):
 
     def chance_outcome_table(self) -> tuple[Action, ...]:
         return (*self.draw_actions, *self.pick_actions, *self.goal_actions, *self.roll_actions)
+
+    def draw_outcomes(self, pile_size: int) -> tuple[tuple[Action, float], ...]:
+        """Each card's draw paired with probability 1 / pile_size, by card; made once per pile size, as
+        every draw lists the whole pile."""
+        rows = self._draw_outcomes.get(pile_size)
+        if rows is None:
+            p = 1.0 / pile_size
+            rows = self._draw_outcomes[pile_size] = tuple((draw, p) for draw in self.draw_actions)
+        return rows
 
     def card_set_info(self) -> JSON:
         info = self.card_set.info()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from bestiary.games.lungo.cards import ACTION_EFFECTS, BATTLE_RULES, WINNINGS
 
 if TYPE_CHECKING:
+    from bestiary.games.lungo.game import CreaturesOfLungo
     from bestiary.games.lungo.state import LungoState
 
 SETUP = "setup"
@@ -27,6 +28,7 @@ OVER = "over"
 PHASES = (SETUP, TURN_DRAW, PLAY, TARGET, RESPONSE, CHOOSE, FIGHT, DICE, SWAT_PLACE, SWAT_RACE, WINNINGS_DRAW,
           TOKEN_MOMENT, TOKEN_RACE, OVER)
 RACE_PHASES = frozenset({SWAT_RACE, TOKEN_MOMENT, TOKEN_RACE})
+SIMULTANEOUS_PHASES = RACE_PHASES | {CHOOSE}
 
 # Pending chance jobs: (kind, player, other player or 0).
 GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL = range(8)
@@ -45,7 +47,7 @@ def left_of(state: LungoState, player: int) -> int:
 
 
 def name(state: LungoState, card: int) -> str:
-    return state.game.cards[card].name
+    return state.game.names[card]
 
 
 # -- setup ------------------------------------------------------------------------------------------
@@ -159,17 +161,16 @@ def start_turn(state: LungoState) -> None:
     state.jobs.append((TURN_DRAW_JOB, state.active, 0))
 
 
-def playable(state: LungoState, player: int, card: int) -> bool:
-    """LUNGO-9, LUNGO-30: action cards, poison and antidotes are played in your own turn."""
-    game = state.game
-    kind = game.kinds[card]
-    if kind == "poison":
+def playable(game: CreaturesOfLungo, card: int, afflicted: bool) -> bool:
+    """LUNGO-9, LUNGO-30: action cards, poison and antidotes are played in your own turn; a cure needs
+    something in front of you."""
+    if game.kinds[card] == "poison":
         return True
     effect = game.effects[card]
     if effect is None or game.is_response[card]:
         return False
     if effect.keyword in ("cleanse", "pass-affliction"):
-        return bool(state.afflictions[player])
+        return afflicted
     return True
 
 
@@ -644,7 +645,7 @@ def goal_met(state: LungoState, player: int) -> bool:
     if goal < 0:
         return False
     hand = state.hands[player]
-    return all(sum(fits[c] for c in hand) >= count for count, fits in state.game.goal_tables[goal])
+    return all(len(fitting.intersection(hand)) >= count for count, fitting in state.game.goal_tables[goal])
 
 
 def may_take_token(state: LungoState, player: int) -> bool:

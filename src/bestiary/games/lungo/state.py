@@ -66,7 +66,7 @@ class LungoState(State):
         phase = self.phase
         if phase == rules.OVER:
             return TERMINAL
-        if phase == rules.CHOOSE or phase in rules.RACE_PHASES:
+        if phase in rules.SIMULTANEOUS_PHASES:
             return SIMULTANEOUS
         if phase == rules.RESPONSE:
             return self.target
@@ -101,12 +101,15 @@ class LungoState(State):
         game = self.game
         phase = self.phase
         if phase == rules.PLAY:
-            out: list[Action] = [game.play_actions[c] for c in sorted(self.hands[player])
-                                 if rules.playable(self, player, c)]
+            playable = game.playable[bool(self.afflictions[player])]
+            plays = game.play_actions
+            out: list[Action] = [plays[c] for c in sorted(self.hands[player]) if playable[c]]
             if rules.may_take_token(self, player):
                 out.append(game.grab)
             out.append(game.end_turn)
             return out
+        if phase == rules.TOKEN_MOMENT:
+            return game.grab_or_pass if rules.may_take_token(self, player) else game.pass_only
         if phase == rules.TARGET:
             return [game.target_actions[p] for p in range(game.num_players) if p != player]
         if phase == rules.RESPONSE:
@@ -117,8 +120,6 @@ class LungoState(State):
             return [*(game.boost_actions[c] for c in sorted(rules.boost_options(self, player))), game.done]
         if phase == rules.SWAT_RACE:
             return game.swat_or_pass
-        if phase == rules.TOKEN_MOMENT:
-            return game.grab_or_pass if rules.may_take_token(self, player) else game.pass_only
         if phase == rules.TOKEN_RACE:
             return game.grab_only
         return ()
@@ -136,45 +137,61 @@ class LungoState(State):
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if not self.jobs:
             return []
+        table, pool = self._chance_pool()
+        if pool is self.pile:
+            rows = self.game.draw_outcomes(len(pool))
+            return [rows[c] for c in pool]
+        p = 1.0 / len(pool)
+        return [(table[c], p) for c in pool]
+
+    def _chance_pool(self) -> tuple[Sequence[Action], Sequence[int]]:
+        """The due chance job's outcome table, and the positions in it that may come up, in listed order."""
         kind, player, other = self.jobs[0]
         game = self.game
         if kind == rules.GOAL:
-            p = 1.0 / len(self.spare_goals)
-            return [(game.goal_actions[g], p) for g in self.spare_goals]
+            return game.goal_actions, self.spare_goals
         if kind == rules.ROLL:
-            return [(roll, 1.0 / 6) for roll in game.roll_actions]
+            return game.roll_actions, range(len(game.roll_actions))
         if kind in (rules.STEAL, rules.DISCARD) or (kind == rules.SWAT and self.hands[player]):
-            hand = self.hands[other if kind == rules.STEAL else player]
-            p = 1.0 / len(hand)
-            return [(game.pick_actions[c], p) for c in sorted(hand)]
-        p = 1.0 / len(self.pile)
-        return [(game.draw_actions[c], p) for c in self.pile]
+            return game.pick_actions, sorted(self.hands[other if kind == rules.STEAL else player])
+        return game.draw_actions, self.pile
+
+    def _is_possible_outcome(self, outcome: Action) -> bool:
+        # A look-up by index, not a scan of the list: a draw has as many outcomes as the pile has cards.
+        if not self.jobs:
+            return False
+        table, pool = self._chance_pool()
+        position = outcome.index - table[0].index
+        if not 0 <= position < len(table):
+            return False
+        listed = table[position]
+        return (listed is outcome or listed == outcome) and position in pool
 
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
-        phase = self.phase
+        # The commonest actions are tested first: draws, then words (pass, end turn).
         if isinstance(action, DrawCard):
             rules.apply_draw(self, game.index_of[action.card])
-        elif isinstance(action, PickCard):
-            rules.apply_pick(self, game.index_of[action.card])
-        elif isinstance(action, Roll):
-            rules.apply_roll(self, action.pips)
-        elif isinstance(action, DealGoal):
-            self._deal_goal(game.goal_index[action.goal])
+        elif isinstance(action, Word):
+            self._apply_word(action.text, player)
         elif isinstance(action, Play):
             card = game.index_of[action.card]
-            if phase == rules.RESPONSE:
+            if self.phase == rules.RESPONSE:
                 rules.respond(self, player, card)
             else:
                 rules.play_card(self, player, card)
         elif isinstance(action, Target):
             rules.choose_target(self, player, action.seat)
+        elif isinstance(action, PickCard):
+            rules.apply_pick(self, game.index_of[action.card])
         elif isinstance(action, Commit):
             rules.commit(self, player, game.index_of[action.card])
+        elif isinstance(action, Roll):
+            rules.apply_roll(self, action.pips)
+        elif isinstance(action, DealGoal):
+            self._deal_goal(game.goal_index[action.goal])
         elif isinstance(action, Boost):
             rules.boost(self, player, game.index_of[action.card])
-        elif isinstance(action, Word):
-            self._apply_word(action.text, player)
         rules.settle(self)
 
     def _deal_goal(self, goal: int) -> None:
@@ -186,21 +203,22 @@ class LungoState(State):
 
     def _apply_word(self, word: str, player: int) -> None:
         phase = self.phase
-        if word == "end turn":
+        if word == "pass":
+            if phase == rules.TOKEN_MOMENT:
+                rules.pass_token_moment(self, player)
+            elif phase == rules.RESPONSE:
+                rules.decline_response(self, player)
+            else:  # the swat race
+                rules.let_pass(self, player)
+        elif word == "end turn":
             self._log("end-turn", f"{rules.seat(player)} ends their turn.", player=player)
             rules.end_turn(self)
         elif word == "grab token":
             rules.take_token(self, player)
         elif word == "done":
             rules.choice_done(self, player)
-        elif word == "swat":
-            rules.swat(self, player)
-        elif phase == rules.RESPONSE:
-            rules.decline_response(self, player)
-        elif phase == rules.SWAT_RACE:
-            rules.let_pass(self, player)
         else:
-            rules.pass_token_moment(self, player)
+            rules.swat(self, player)
 
     # -- results -----------------------------------------------------------------------------
     def returns(self) -> list[float]:
