@@ -42,6 +42,7 @@ class SearchSettings:
     chance_branching: int = 12  # chance nodes with more outcomes than this are passed through open-loop
     reuse: bool = True  # keep the subtree of the position reached between two moves (MCTS only)
     prior: float = 0.0  # weight of the game heuristic's move at each tree node (progressive bias); 0: off
+    cutoff: int | None = None  # playout steps after the tree before the game's heuristic value scores it; None: none
 
     def __post_init__(self) -> None:
         if self.simulations is None and self.seconds is None:
@@ -58,6 +59,8 @@ class SearchSettings:
             raise OptionError(f"prior must not be negative, not {self.prior}")
         if self.chance_branching < 0:
             raise OptionError(f"chance must not be negative, not {self.chance_branching}")
+        if self.cutoff is not None and self.cutoff < 0:
+            raise OptionError(f"cutoff must not be negative, not {self.cutoff}")
 
 
 class Edge:
@@ -147,9 +150,16 @@ def acting_player(state: State, rng: random.Random) -> int:
     return rng.choice(players) if state.decision_kind() == "race" else players[0]
 
 
-def play_out(state: State, policy: RolloutPolicy, rng: random.Random) -> list[float]:
-    """Play `state` to its end with `policy` for every player; the returns."""
+def play_out(state: State, policy: RolloutPolicy, rng: random.Random, cutoff: int | None = None) -> list[float]:
+    """Play `state` to its end with `policy` for every player; the returns. With a `cutoff`, the game's
+    heuristic value after that many steps stands for the returns, where the game has one."""
+    steps = 0
     while not state.is_terminal():
+        if steps == cutoff:
+            estimate = state.game.heuristic_value(state)
+            if estimate is not None:
+                return estimate
+        steps += 1
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
             continue
@@ -248,7 +258,7 @@ class SearchAgent(Agent):
             node = child
             if expanded:
                 break
-        returns = play_out(state, policy, rng)
+        returns = play_out(state, policy, rng, self.settings.cutoff)
         for player, edge in path:
             edge.visits += 1
             edge.total += returns[player]
@@ -326,7 +336,7 @@ LEVELS: dict[str, dict[str, str]] = {
     "hard": {"sims": "400", "prior": "4"},
 }
 SETTING_NAMES = {"sims": "simulations", "time": "seconds", "c": "exploration", "rollout": "rollout",
-                 "chance": "chance_branching", "reuse": "reuse", "prior": "prior"}
+                 "chance": "chance_branching", "reuse": "reuse", "prior": "prior", "cutoff": "cutoff"}
 
 
 def parse_settings(text: str) -> SearchSettings:
@@ -335,7 +345,8 @@ def parse_settings(text: str) -> SearchSettings:
     sims: simulations per move; time: seconds per move (with sims: whichever ends first); c: exploration;
     rollout: random or heuristic; chance: most outcomes a chance node may have to be branched on;
     reuse: keep the subtree between moves (true/false); prior: weight of the game heuristic's move at
-    each tree node (0: off).
+    each tree node (0: off); cutoff: playout steps after the tree before the game's heuristic value
+    scores the playout.
     """
     given: dict[str, str] = {}
     for part in (p.strip() for p in text.split(",")):
@@ -360,7 +371,7 @@ def parse_settings(text: str) -> SearchSettings:
 
 def _setting_value(key: str, value: str) -> object:
     try:
-        if key in ("sims", "chance"):
+        if key in ("sims", "chance", "cutoff"):
             return int(value)
         if key in ("time", "c", "prior"):
             return float(value)
