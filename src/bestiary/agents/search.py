@@ -13,6 +13,10 @@ with few outcomes branches on them, one with many (and every chance node in IS-M
 the seat may not see) is passed through open-loop. Simultaneous choices and races use decoupled
 selection: each acting player picks from its own statistics, so no one's choice depends on another's
 unseen one.
+
+Two settings serve long games with many moves: a cut-off ends each playout a few steps after the tree
+and scores it by the game's heuristic value (`Game.heuristic_value`), and progressive widening keeps a
+node's visits on a few moves (the heuristic's first) instead of one visit each for a hundred.
 """
 
 from __future__ import annotations
