@@ -123,3 +123,15 @@ def test_play_accepts_a_search_agent_seat() -> None:
                                       "--seat", "random", "--seed", "2"])
     assert result.exit_code == 0, result.output
     assert "Returns:" in result.output
+
+
+def test_a_timed_tournament_reports_each_agents_seconds_per_decision() -> None:
+    with registered(DiceNim):
+        timed = run_tournament("dice-nim", ["random", "mcts:sims=100"], 4, seed=3, timed=True)
+        untimed = run_tournament("dice-nim", ["random", "heuristic"], 2, seed=3)
+    random_row, search_row = timed["agents"]
+    assert search_row["seconds_per_decision"] > random_row["seconds_per_decision"] >= 0.0
+    pair = timed["pairwise"][0]  # the only pairing: the same games as each agent's row
+    assert pair["seconds_per_decision"] == random_row["seconds_per_decision"]
+    assert pair["opponent_seconds_per_decision"] == search_row["seconds_per_decision"]
+    assert "seconds_per_decision" not in untimed["agents"][0]  # machine-dependent: only on request

@@ -13,6 +13,10 @@ with few outcomes branches on them, one with many (and every chance node in IS-M
 the seat may not see) is passed through open-loop. Simultaneous choices and races use decoupled
 selection: each acting player picks from its own statistics, so no one's choice depends on another's
 unseen one.
+
+Two settings serve long games with many moves: a cut-off ends each playout a few steps after the tree
+and scores it by the game's heuristic value (`Game.heuristic_value`), and progressive widening keeps a
+node's visits on a few moves (the heuristic's first) instead of one visit each for a hundred.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ class SearchSettings:
     chance_branching: int = 12  # chance nodes with more outcomes than this are passed through open-loop
     reuse: bool = True  # keep the subtree of the position reached between two moves (MCTS only)
     prior: float = 0.0  # weight of the game heuristic's move at each tree node (progressive bias); 0: off
+    cutoff: int | None = None  # playout steps after the tree before the game's heuristic value scores it; None: none
+    widen: float = 0.0  # progressive widening: a node opens at most widen * sqrt(visits + 1) moves; 0: all
 
     def __post_init__(self) -> None:
         if self.simulations is None and self.seconds is None:
@@ -58,6 +64,10 @@ class SearchSettings:
             raise OptionError(f"prior must not be negative, not {self.prior}")
         if self.chance_branching < 0:
             raise OptionError(f"chance must not be negative, not {self.chance_branching}")
+        if self.cutoff is not None and self.cutoff < 0:
+            raise OptionError(f"cutoff must not be negative, not {self.cutoff}")
+        if self.widen < 0:
+            raise OptionError(f"widen must not be negative, not {self.widen}")
 
 
 class Edge:
@@ -91,9 +101,11 @@ class Node:
 
 
 def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: float,
-               rng: random.Random, hint: Action | None = None, prior: float = 0.0) -> Action:
+               rng: random.Random, hint: Action | None = None, prior: float = 0.0, widen: float = 0.0) -> Action:
     """The action `player` tries at `node`: an untried one at random (`hint` first), else the best
-    UCB score, `hint` scoring `prior / (visits + 1)` more. `legal` must not be empty.
+    UCB score, `hint` scoring `prior / (visits + 1)` more. `legal` must not be empty. With `widen`, an
+    untried action is opened only while fewer than `widen * sqrt(visits + 1)` are open (progressive
+    widening), so a small budget is not spread one visit each over a hundred moves.
 
     Every legal action's availability count goes up, so an action that is often unavailable (in
     other determinizations) is not penalised for the visits it could not get.
@@ -101,6 +113,7 @@ def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: fl
     untried: list[Action] = []
     best: list[Action] = []
     best_score = -math.inf
+    opened = visits = 0
     for action in legal:
         key = (player, action)
         edge = node.edges.get(key)
@@ -110,6 +123,8 @@ def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: fl
         if edge.visits == 0:
             untried.append(action)
             continue
+        opened += 1
+        visits += edge.visits
         score = edge.total / edge.visits + exploration * math.sqrt(math.log(edge.available) / edge.visits)
         if action == hint:
             score += prior / (edge.visits + 1)
@@ -117,8 +132,10 @@ def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: fl
             best, best_score = [action], score
         elif score == best_score:
             best.append(action)
-    if untried:
-        return hint if hint in untried else rng.choice(untried)
+    if hint in untried:
+        return hint
+    if untried and not (widen and best and opened >= widen * math.sqrt(visits + 1)):
+        return rng.choice(untried)
     # Ties go to chance: at a simultaneous choice, two players breaking ties alike would move in step.
     return best[0] if len(best) == 1 else rng.choice(best)
 
@@ -147,9 +164,16 @@ def acting_player(state: State, rng: random.Random) -> int:
     return rng.choice(players) if state.decision_kind() == "race" else players[0]
 
 
-def play_out(state: State, policy: RolloutPolicy, rng: random.Random) -> list[float]:
-    """Play `state` to its end with `policy` for every player; the returns."""
+def play_out(state: State, policy: RolloutPolicy, rng: random.Random, cutoff: int | None = None) -> list[float]:
+    """Play `state` to its end with `policy` for every player; the returns. With a `cutoff`, the game's
+    heuristic value after that many steps stands for the returns, where the game has one."""
+    steps = 0
     while not state.is_terminal():
+        if steps == cutoff:
+            estimate = state.game.heuristic_value(state)
+            if estimate is not None:
+                return estimate
+        steps += 1
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
             continue
@@ -248,7 +272,7 @@ class SearchAgent(Agent):
             node = child
             if expanded:
                 break
-        returns = play_out(state, policy, rng)
+        returns = play_out(state, policy, rng, self.settings.cutoff)
         for player, edge in path:
             edge.visits += 1
             edge.total += returns[player]
@@ -257,11 +281,11 @@ class SearchAgent(Agent):
         legal = state.legal_actions(player)
         settings = self.settings
         if not settings.prior or self.hint_policy is random_rollout_policy:  # no heuristic, no hint
-            return ucb_choice(node, player, legal, settings.exploration, rng)
+            return ucb_choice(node, player, legal, settings.exploration, rng, widen=settings.widen)
         hint = node.hints.get(player)
         if hint is None:  # asked once per node and player: the first state to reach it stands for all
             hint = node.hints[player] = self.hint_policy(state, player, legal, rng)
-        return ucb_choice(node, player, legal, settings.exploration, rng, hint, settings.prior)
+        return ucb_choice(node, player, legal, settings.exploration, rng, hint, settings.prior, settings.widen)
 
     def _branches(self, outcomes: int) -> bool:
         return not self.fresh_determinization and outcomes <= self.settings.chance_branching
@@ -326,7 +350,8 @@ LEVELS: dict[str, dict[str, str]] = {
     "hard": {"sims": "400", "prior": "4"},
 }
 SETTING_NAMES = {"sims": "simulations", "time": "seconds", "c": "exploration", "rollout": "rollout",
-                 "chance": "chance_branching", "reuse": "reuse", "prior": "prior"}
+                 "chance": "chance_branching", "reuse": "reuse", "prior": "prior", "cutoff": "cutoff",
+                 "widen": "widen"}
 
 
 def parse_settings(text: str) -> SearchSettings:
@@ -335,7 +360,8 @@ def parse_settings(text: str) -> SearchSettings:
     sims: simulations per move; time: seconds per move (with sims: whichever ends first); c: exploration;
     rollout: random or heuristic; chance: most outcomes a chance node may have to be branched on;
     reuse: keep the subtree between moves (true/false); prior: weight of the game heuristic's move at
-    each tree node (0: off).
+    each tree node (0: off); cutoff: playout steps after the tree before the game's heuristic value
+    scores the playout; widen: progressive widening (0: off).
     """
     given: dict[str, str] = {}
     for part in (p.strip() for p in text.split(",")):
@@ -360,9 +386,9 @@ def parse_settings(text: str) -> SearchSettings:
 
 def _setting_value(key: str, value: str) -> object:
     try:
-        if key in ("sims", "chance"):
+        if key in ("sims", "chance", "cutoff"):
             return int(value)
-        if key in ("time", "c", "prior"):
+        if key in ("time", "c", "prior", "widen"):
             return float(value)
     except ValueError:
         raise OptionError(f"search setting '{key}' wants a number, not '{value}'") from None

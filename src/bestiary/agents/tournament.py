@@ -8,20 +8,22 @@ results are the same whatever the number of worker processes (for simulation bud
 depends on the machine).
 
 A game's point goes to its winners: the seats with the best return share it, and each agent scores the
-share its seats won (a draw between the pair scores a half each).
+share its seats won (a draw between the pair scores a half each). On request, each agent's processor
+time per decision is measured too (it depends on the machine, so it is left out unless asked for).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from bestiary.agents.base import make_agent
+from bestiary.agents.base import Agent, SeatView, make_agent
 from bestiary.agents.match import play_match
 from bestiary.core.api import JSON, Game
 from bestiary.core.errors import OptionError
@@ -111,21 +113,47 @@ def bradley_terry_elo(num_agents: int, results: Sequence[tuple[int, int, float, 
     return [ELO_SCALE * math.log(s) for s in strength]
 
 
+class TimedAgent(Agent):
+    """An agent whose decisions are timed: processor seconds and decisions, added up."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def act(self, view: SeatView, rng: random.Random) -> Any:
+        start = time.process_time()
+        action = self.agent.act(view, rng)
+        self.seconds += time.process_time() - start
+        self.decisions += 1
+        return action
+
+    def reaction_delay(self, view: SeatView, rng: random.Random) -> float:
+        return self.agent.reaction_delay(view, rng)
+
+
+Timing = list[tuple[float, int]]  # per seat: processor seconds spent deciding, decisions
+
+
 @cache
 def _game(name: str, options_key: tuple[tuple[str, Any], ...]) -> Game:
     return load_game(name, **dict(options_key))
 
 
-def play_fixture(name: str, options: JSON, specs: Sequence[str], fixture: Fixture) -> tuple[int, list[float]]:
-    """Play one scheduled game (in any process); its number and returns."""
+def play_fixture(name: str, options: JSON, specs: Sequence[str],
+                 fixture: Fixture) -> tuple[int, list[float], Timing]:
+    """Play one scheduled game (in any process); its number, returns and each seat's thinking time."""
     game = _game(name, tuple(sorted(options.items())))
-    state = play_match(game, [make_agent(specs[agent]) for agent in fixture.seats], fixture.seed)
-    return fixture.number, state.returns()
+    agents = [TimedAgent(make_agent(specs[agent])) for agent in fixture.seats]
+    state = play_match(game, agents, fixture.seed)
+    return fixture.number, state.returns(), [(agent.seconds, agent.decisions) for agent in agents]
 
 
 def run_tournament(name: str, specs: Sequence[str], games_per_pair: int, seed: int, options: JSON | None = None,
-                   jobs: int = 1, on_game: Callable[[int, int], None] | None = None) -> JSON:
-    """Run a tournament; the JSON-able report (see `report`). `on_game(done, total)` follows progress."""
+                   jobs: int = 1, on_game: Callable[[int, int], None] | None = None, timed: bool = False) -> JSON:
+    """Run a tournament; the JSON-able report (see `report`). `on_game(done, total)` follows progress;
+    `timed` adds each agent's processor seconds per decision."""
     options = dict(options or {})
     game = load_game(name, **options)  # refuses a bad game or options before any work starts
     options["players"] = game.num_players
@@ -133,31 +161,35 @@ def run_tournament(name: str, specs: Sequence[str], games_per_pair: int, seed: i
         make_agent(spec)  # refuses a bad agent name or setting before any work starts
     fixtures = schedule(len(specs), game.num_players, games_per_pair, seed)
     returns: dict[int, list[float]] = {}
+    timings: dict[int, Timing] = {}
+
+    def record(number: int, result: list[float], timing: Timing) -> None:
+        returns[number], timings[number] = result, timing
+        if on_game:
+            on_game(len(returns), len(fixtures))
+
     if jobs <= 1:
         for fixture in fixtures:
-            number, result = play_fixture(name, options, specs, fixture)
-            returns[number] = result
-            if on_game:
-                on_game(len(returns), len(fixtures))
+            record(*play_fixture(name, options, specs, fixture))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(play_fixture, name, options, list(specs), f) for f in fixtures]
             for future in as_completed(futures):
-                number, result = future.result()
-                returns[number] = result
-                if on_game:
-                    on_game(len(returns), len(fixtures))
-    return report(name, options, specs, games_per_pair, seed, fixtures, returns)
+                record(*future.result())
+    return report(name, options, specs, games_per_pair, seed, fixtures, returns, timings if timed else None)
 
 
 def report(name: str, options: JSON, specs: Sequence[str], games_per_pair: int, seed: int,
-           fixtures: Sequence[Fixture], returns: dict[int, list[float]]) -> JSON:
-    """Win rates with 95 % Wilson intervals per agent and per pairing, ratings, and every game."""
+           fixtures: Sequence[Fixture], returns: dict[int, list[float]],
+           timings: dict[int, Timing] | None = None) -> JSON:
+    """Win rates with 95 % Wilson intervals per agent and per pairing, ratings, and every game; with
+    `timings`, each agent's processor seconds per decision, overall and in each pairing."""
     n = len(specs)
     points = [0.0] * n
     played = [0] * n
     pair_points: dict[Pairing, float] = {}
     pair_games: dict[Pairing, int] = {}
+    thinking: dict[tuple[Pairing | None, int], list[float]] = {}  # (pairing or all, agent) -> seconds, decisions
     games = []
     for fixture in fixtures:
         result = returns[fixture.number]
@@ -173,19 +205,35 @@ def report(name: str, options: JSON, specs: Sequence[str], games_per_pair: int, 
         played[pairing.second] += 1
         games.append({"number": fixture.number, "seed": fixture.seed,
                       "seats": [specs[agent] for agent in fixture.seats], "returns": result})
+        for seat, (seconds, decisions) in enumerate(timings[fixture.number] if timings else ()):
+            for key in ((pairing, fixture.seats[seat]), (None, fixture.seats[seat])):
+                total = thinking.setdefault(key, [0.0, 0])
+                total[0] += seconds
+                total[1] += decisions
+
+    def seconds_per_decision(pairing: Pairing | None, agent: int) -> float:
+        seconds, decisions = thinking.get((pairing, agent), (0.0, 0))
+        return seconds / decisions if decisions else 0.0
+
     ratings = bradley_terry_elo(n, [(p.first, p.second, pair_points[p], pair_games[p]) for p in pair_games])
     agents = []
     for agent, spec in enumerate(specs):
         low, high = wilson_interval(points[agent], played[agent])
-        agents.append({"agent": spec, "games": played[agent], "points": points[agent],
-                       "win_rate": points[agent] / played[agent], "ci95": [low, high],
-                       "elo": round(ratings[agent], 1)})
+        row = {"agent": spec, "games": played[agent], "points": points[agent],
+               "win_rate": points[agent] / played[agent], "ci95": [low, high], "elo": round(ratings[agent], 1)}
+        if timings:
+            row["seconds_per_decision"] = seconds_per_decision(None, agent)
+        agents.append(row)
     pairwise = []
     for pairing, score in pair_points.items():
         count = pair_games[pairing]
         low, high = wilson_interval(score, count)
-        pairwise.append({"agent": specs[pairing.first], "opponent": specs[pairing.second], "games": count,
-                         "points": score, "win_rate": score / count, "ci95": [low, high]})
+        row = {"agent": specs[pairing.first], "opponent": specs[pairing.second], "games": count,
+               "points": score, "win_rate": score / count, "ci95": [low, high]}
+        if timings:
+            row["seconds_per_decision"] = seconds_per_decision(pairing, pairing.first)
+            row["opponent_seconds_per_decision"] = seconds_per_decision(pairing, pairing.second)
+        pairwise.append(row)
     return {"format": "bestiary-tournament/1", "game": name, "options": options, "players": options["players"],
             "seed": seed, "games_per_pair": games_per_pair, "agents": agents, "pairwise": pairwise,
             "games": games}

@@ -47,7 +47,8 @@ def tournament(
     output: Annotated[Path | None, typer.Option("--json", help="also save the full results here")] = None,
 ) -> None:
     """Play every pair of agents against each other with seats rotated; print win rates with 95 %
-    Wilson intervals, the pairwise table and Bradley-Terry ratings on the Elo scale."""
+    Wilson intervals, the pairwise table, Bradley-Terry ratings on the Elo scale and each agent's
+    processor seconds per decision."""
     from bestiary.cli.main import fail, parse_options  # here: main imports this module to register it
 
     options = parse_options(option or [])
@@ -64,7 +65,7 @@ def tournament(
             def advance(done: int, total: int) -> None:
                 progress.update(task, completed=done, total=total)
 
-            results = run_tournament(game, specs, games, seed, options, jobs=workers, on_game=advance)
+            results = run_tournament(game, specs, games, seed, options, jobs=workers, on_game=advance, timed=True)
     except BestiaryError as error:
         raise fail(str(error)) from None
     print_results(results)
@@ -76,18 +77,23 @@ def tournament(
 def print_results(results: JSON) -> None:
     title = bestiary.game_info(str(results["game"])).title
     table = Table(title=f"{title}, {results['players']} players, seed {results['seed']}")
-    for column in ("agent", "games", "win rate", "95 % CI", "Elo (BT)"):
+    for column in ("agent", "games", "win rate", "95 % CI", "Elo (BT)", "s / decision"):
         table.add_column(column, justify="left" if column == "agent" else "right")
     for row in sorted(results["agents"], key=lambda r: -r["elo"]):
         low, high = row["ci95"]
         table.add_row(row["agent"], str(row["games"]), f"{row['win_rate']:.1%}", f"{low:.1%} - {high:.1%}",
-                      f"{row['elo']:+.0f}")
+                      f"{row['elo']:+.0f}", thinking_time(row, "seconds_per_decision"))
     console.print(table)
     pairs = Table(title="Pairwise (win rate of the first agent; draws count a half)")
-    for column in ("agent", "opponent", "games", "win rate", "95 % CI"):
+    for column in ("agent", "opponent", "games", "points", "win rate", "95 % CI", "s / decision"):
         pairs.add_column(column, justify="left" if column in ("agent", "opponent") else "right")
     for row in results["pairwise"]:
         low, high = row["ci95"]
-        pairs.add_row(row["agent"], row["opponent"], str(row["games"]), f"{row['win_rate']:.1%}",
-                      f"{low:.1%} - {high:.1%}")
+        pairs.add_row(row["agent"], row["opponent"], str(row["games"]), f"{row['points']:g}",
+                      f"{row['win_rate']:.1%}", f"{low:.1%} - {high:.1%}", thinking_time(row, "seconds_per_decision"))
     console.print(pairs)
+
+
+def thinking_time(row: JSON, key: str) -> str:
+    """Processor seconds per decision, where the results measured it (older JSON files lack it)."""
+    return f"{row[key]:.2g}" if key in row else "-"

@@ -174,6 +174,12 @@ class Game(ABC):
         cards = getattr(options, "cards", None)
         return [cards] if cards is not None else []
 
+    def heuristic_value(self, state: State) -> list[float] | None:
+        """The heuristic's estimate of each player's return from a full `state` (on the scale of `returns()`),
+        for searches that cut their playouts short: its policy's `value(state)`; None where it has none."""
+        value = getattr(self.heuristic_policy(), "value", None)
+        return None if value is None else value(state)
+
     def card_set_info(self) -> JSON | None:
         """The card set in use: {"id", "hash", "path"}; None for games without cards."""
         return None

@@ -3,11 +3,20 @@ wins most, keeps its King out of reach, and otherwise advances on the enemy King
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bestiary.core.api import JSON, Action
+from bestiary.games.crits import rules
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Split, Use, Word
+
+if TYPE_CHECKING:
+    from bestiary.games.crits.state import CritsState
+
+MATERIAL_SCALE = 40.0  # a lead of this much material (mean attack + defence pips) is worth about 0.76
+KINGLESS = 15.0  # material a side without a King is worth less, for each turn it has had none
 
 
 def dice_mean(text: str) -> float:
@@ -27,7 +36,29 @@ def distance(a: str, b: str) -> int:
 
 
 class CritsHeuristic:
-    """Uses only the observation and the legal actions."""
+    """Its moves use only the observation and the legal actions; `value` scores a full state for search."""
+
+    def __init__(self) -> None:
+        self._strength: dict[int, float] = {}  # card index -> mean attack plus defence pips
+
+    def value(self, state: CritsState) -> list[float]:
+        """Each side's return estimated from its material on the board and whether it has a King."""
+        material = [0.0, 0.0]
+        for piece, place in enumerate(state.where):
+            if place == rules.BOARD:
+                material[state.side[piece]] += self._card_strength(state, state.card[piece])
+        for side in (0, 1):
+            if state.king[side] < 0:
+                material[side] -= KINGLESS * (1 + state.kingless[side])
+        lead = math.tanh((material[0] - material[1]) / MATERIAL_SCALE)
+        return [lead, -lead]
+
+    def _card_strength(self, state: CritsState, card: int) -> float:
+        strength = self._strength.get(card)
+        if strength is None:
+            face = state.game.cards[card]
+            strength = self._strength[card] = sum((size + 1) / 2 for size in face.attack_dice + face.defence_dice)
+        return strength
 
     def __call__(self, observation: JSON, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
         o = observation

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bestiary.core.api import JSON, Action
 from bestiary.games.critters.actions import Choose, Draw
 from bestiary.games.critters.cards import ATTRIBUTES
+
+if TYPE_CHECKING:
+    from bestiary.games.critters.state import CritterState
+
+LEAD_SCALE = 20.0  # corral points: a lead of this much is counted as a sure win
 
 
 def unseen_cards(observation: JSON, cards: dict[str, JSON], colour: str) -> list[JSON]:
@@ -49,6 +55,17 @@ class CritterHeuristic:
             return sum(expected_gain(c, active, observation["attribute"], stacked) for c in pool) / len(pool)
 
         return max(legal, key=gain)
+
+    def value(self, state: CritterState) -> list[float]:
+        """Each player's share of the win estimated from the corrals: a player's points (the mean of the
+        two attributes) against the best other player's, a lead of LEAD_SCALE or more counting as a win."""
+        values = state.game.values
+        points = [sum(values[c][0] + values[c][1] for c in corral) / 2 for corral in state.corrals]
+        estimate = []
+        for player, mine in enumerate(points):
+            lead = mine - max(p for other, p in enumerate(points) if other != player)
+            estimate.append(min(1.0, max(0.0, 0.5 + lead / (2 * LEAD_SCALE))))
+        return estimate
 
     def _final_margin(self, observation: JSON, player: int, action: Action) -> float:
         assert isinstance(action, Choose)

@@ -4,11 +4,17 @@ when its own creatures are in danger."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bestiary.core.api import JSON, Action
+from bestiary.games.cube import rules
 from bestiary.games.cube.actions import Attach, Attack, ChangeGuard, Play, React, Target, UsePower
+
+if TYPE_CHECKING:
+    from bestiary.games.cube.state import CubeState
 
 ADJUSTMENTS = (2, 1, -1, -2)  # CUBE-40: the four faces that add; 2X and a miss are counted apart
 
@@ -28,7 +34,31 @@ def pending_effect(observation: JSON) -> JSON | None:
     return None if pending is None else pending["effect"]
 
 
+# The value of a state, in defeated creatures: what a creature in play and a card in hand are worth.
+CREATURE_IN_PLAY = 0.25
+POINT_IN_PLAY = 0.03  # per attack or health point of a creature in play
+CARD_IN_HAND = 0.1
+
+
 class CubeHeuristic:
+    def value(self, state: CubeState) -> list[float]:
+        """Each player's share of the win estimated from a full state: the share of exp(standing), where
+        standing counts defeated creatures and, for less, creatures in play and cards in hand."""
+        n = state.game.num_players
+        standing = []
+        for player in range(n):
+            if state.out[player]:
+                standing.append(-math.inf)
+                continue
+            field = state.fields[player]
+            points = sum(rules.attack_points(state, c) + rules.current_health(state, c) for c in field)
+            standing.append(len(state.victory[player]) + CREATURE_IN_PLAY * len(field) + POINT_IN_PLAY * points
+                            + CARD_IN_HAND * len(state.hands[player]))
+        top = max(standing)
+        weights = [math.exp(s - top) for s in standing]
+        total = sum(weights)
+        return [w / total for w in weights]
+
     def __call__(self, observation: JSON, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
         phase = observation["phase"]
         if phase == "place":

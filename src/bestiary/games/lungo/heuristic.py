@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bestiary.core.api import JSON, Action
 from bestiary.games.lungo.actions import Boost, Commit, Play, Target, Word
 from bestiary.games.lungo.cards import WEAK_TO
+
+if TYPE_CHECKING:
+    from bestiary.games.lungo.state import LungoState
 
 USEFUL_PLAYS = ("antidote", "cleanse", "pass-affliction", "draw", "steal", "poison", "discard-random")
 
@@ -110,4 +114,29 @@ class LungoHeuristic:
             return float(sizes[action.seat]) + (clean if poison else 0.0)
 
         return max(legal, key=value)
+
+    def value(self, state: LungoState) -> list[float]:
+        """Each player's return estimated from the race to the goals: the first token +1, the loser -1.
+
+        Without a token taken yet, a player's standing is how much of its goal its hand meets, less a
+        share for a poison or slime in front of it; the estimate is twice its lead over the others' mean.
+        """
+        n = state.game.num_players
+        if state.takers:  # the first taker has won; the rest race, one of them to lose
+            racing = n - len(state.takers)
+            return [1.0 if p == state.takers[0] else 0.0 if p in state.takers else -1.0 / racing for p in range(n)]
+        standing = [goal_progress(state, p) - (0.3 if state.afflictions[p] else 0.0) for p in range(n)]
+        total = sum(standing)
+        return [max(-1.0, min(1.0, 2 * (s - (total - s) / (n - 1)))) for s in standing]
+
+
+def goal_progress(state: LungoState, player: int) -> float:
+    """The share of its goal's required cards that a player's hand holds (0 without a goal yet)."""
+    goal = state.goals[player]
+    if goal < 0:
+        return 0.0
+    hand = state.hands[player]
+    requirements = state.game.goal_tables[goal]
+    held = sum(min(count, sum(fits[c] for c in hand)) for count, fits in requirements)
+    return held / sum(count for count, _ in requirements)
 
