@@ -137,6 +137,6 @@ def goal_progress(state: LungoState, player: int) -> float:
         return 0.0
     hand = state.hands[player]
     requirements = state.game.goal_tables[goal]
-    held = sum(min(count, sum(fits[c] for c in hand)) for count, fits in requirements)
+    held = sum(min(count, len(fitting.intersection(hand))) for count, fitting in requirements)
     return held / sum(count for count, _ in requirements)
 
