@@ -107,6 +107,19 @@ def test_a_seat_cannot_be_taken_while_the_database_refuses_it(client: TestClient
     join(client, code, 0)
 
 
+def test_a_room_not_in_memory_answers_unavailable_while_the_database_is_away(client: TestClient,
+                                                                              monkeypatch: Any) -> None:
+    code = create_room(client, "critter-capture", options={"players": 2})["code"]
+    hub = client.app.state.hub
+    del hub.rooms[code]  # as a finished room is evicted, or any room after a restart before it is asked for
+    monkeypatch.setattr(hub.store, "load_room", database_down)
+    for answer in (client.get(f"/api/rooms/{code}"), client.post(f"/api/rooms/{code}/seats/0", json={"name": "A"})):
+        assert answer.status_code == 503 and answer.json()["error"] == "unavailable", answer.text
+    monkeypatch.undo()
+    assert client.get(f"/api/rooms/{code}").json()["seats"][0]["taken"] is False
+    join(client, code, 0)
+
+
 def test_the_last_seat_taken_while_the_database_is_away_starts_the_game_once_it_is_back(
         client: TestClient, monkeypatch: Any) -> None:
     code = create_room(client, "critter-capture", options={"players": 2})["code"]

@@ -551,6 +551,10 @@ class Hub:
                 room = self.load(code)
             except BestiaryError as error:
                 raise ServerError("cannot-load", f"this room's game cannot be set up here: {error}", 409) from None
+            except SQLAlchemyError:
+                log.exception("room %s: the database refused to load it", code)
+                raise ServerError("unavailable", "the database is not answering; try again in a moment", 503) \
+                    from None
         if room is None:
             raise ServerError("no-room", "no room has this code", 404)
         return room
