@@ -18,7 +18,7 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal, TypeVar
 
@@ -335,6 +335,9 @@ class Room:
         self.adopt(candidate, window, values)
 
     def adopt(self, candidate: State, window: OpenWindow | None, values: dict[str, Any]) -> None:
+        if window is not None and window is not self.window:
+            # a new window's time runs from now, when its players are told of it, not from before the commit
+            window = replace(window, deadline=asyncio.get_running_loop().time() + self.window_seconds)
         self.state, self.window = candidate, window
         self.status, self.result = values["status"], values["result"]
         self.changed()
