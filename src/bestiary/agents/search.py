@@ -148,12 +148,12 @@ def random_rollout_policy(state: State, player: int, legal: list[Action], rng: r
 
 
 def heuristic_rollout_policy(game: Game) -> RolloutPolicy:
-    policy = game.heuristic_policy()
+    policy = game.heuristic_state_policy()
     if policy is None:
         return random_rollout_policy
 
     def act(state: State, player: int, legal: list[Action], rng: random.Random) -> Action:
-        return policy(state.observation(player), legal, player, rng)
+        return policy(state, legal, player, rng)
 
     return act
 

@@ -117,6 +117,13 @@ class HeuristicPolicy(Protocol):
                  rng: random.Random) -> Action: ...
 
 
+class StatePolicy(Protocol):
+    """A heuristic's choice for `player` read from a full state (a search's determinization): the same choice
+    the heuristic makes from that player's observation of it."""
+
+    def __call__(self, state: State, legal: Sequence[Action], player: int, rng: random.Random) -> Action: ...
+
+
 class Game(ABC):
     """A configured game: rules, options and card set fixed. Makes states."""
 
@@ -173,6 +180,22 @@ class Game(ABC):
         options that name any: its disk is not a client's to read."""
         cards = getattr(options, "cards", None)
         return [cards] if cards is not None else []
+
+    def heuristic_state_policy(self) -> StatePolicy | None:
+        """The heuristic read straight from a full state, for searches' playouts and priors: its policy's
+        `on_state(state, legal, player, rng)` where it has one (the same choice without building the whole
+        observation at every step), else the policy on `state.observation(player)`; None without a heuristic."""
+        policy = self.heuristic_policy()
+        if policy is None:
+            return None
+        on_state: StatePolicy | None = getattr(policy, "on_state", None)
+        if on_state is not None:
+            return on_state
+
+        def from_observation(state: State, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
+            return policy(state.observation(player), legal, player, rng)
+
+        return from_observation
 
     def heuristic_value(self, state: State) -> list[float] | None:
         """The heuristic's estimate of each player's return from a full `state` (on the scale of `returns()`),
