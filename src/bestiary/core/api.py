@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeAlias, TypeVar
@@ -307,7 +307,8 @@ class State(ABC):
         self.seed = fresh_seed() if seed is None else seed
         # Append-only logs kept as chains of (earlier, newest) pairs, so that a clone shares them for free.
         self._history: Chain[tuple[int, Action]] = None
-        self._events: Chain[Event] = None
+        # Each entry an Event, or a (render, args) pair logged by _log_later and made into its Event on reading.
+        self._events: Chain[Event | tuple[Callable[..., Event], tuple[Any, ...]]] = None
         # The legal list last handed out, with its player and whether they alone may act, so that applying
         # one of its actions need not check the player or build the list again; apply_action drops it.
         self._legal_cache: tuple[int, Sequence[Action], bool] | None = None
@@ -488,15 +489,35 @@ class State(ABC):
 
     def events(self, player: int | None = None) -> list[Event]:
         """The event log as `player` may see it (None: a spectator)."""
-        return [event for event in unchain(self._events) if event.visible_to(player)]
+        return [event for event in self.all_events() if event.visible_to(player)]
 
     def all_events(self) -> list[Event]:
         """The whole event log, private events included: for the referee, never for a player."""
-        return unchain(self._events)
+        nodes = []  # the log's chain links, newest first
+        log = self._events
+        while log is not None:
+            nodes.append(log)
+            log = log[0]
+        nodes.reverse()
+        events = [entry if isinstance(entry, Event) else entry[0](*entry[1]) for _, entry in nodes]
+        # Keep what was rendered: the links from the oldest deferred entry up are rebuilt with its events.
+        first = next((i for i, (_, entry) in enumerate(nodes) if not isinstance(entry, Event)), None)
+        if first is not None:
+            log = nodes[first][0]
+            for event in events[first:]:
+                log = (log, event)
+            self._events = log
+        return events
 
     def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, **data: Any) -> None:
         # Built as the tuple it is: Event's generated __new__ is a Python call, and logging runs at every step.
         self._events = (self._events, tuple.__new__(Event, (kind, text, audience, data or NO_DATA)))
+
+    def _log_later(self, render: Callable[..., Event], *args: Any) -> None:
+        """Log the event `render(*args)` makes, made only when the log is read: formatting its text at every
+        step would cost a playout more than the rules do. `args` must be values that never change (numbers,
+        strings, tuples, the game)."""
+        self._events = (self._events, (render, args))
 
     def clone(self) -> Self:
         other = object.__new__(type(self))
@@ -512,7 +533,7 @@ class State(ABC):
         # The chained logs nest one level per entry, too deep for pickle and deepcopy: hand them flat lists.
         fields = self.__dict__.copy()
         fields["_history"] = unchain(self._history)
-        fields["_events"] = unchain(self._events)
+        fields["_events"] = self.all_events()
         return fields
 
     def __setstate__(self, fields: JSON) -> None:
@@ -523,7 +544,7 @@ class State(ABC):
     def to_dict(self) -> JSON:
         return {"format": STATE_FORMAT, **self.game.header(), "seed": self.seed, "state": self._to_dict(),
                 "history": [[player, str(action)] for player, action in unchain(self._history)],
-                "events": [event.to_dict() for event in unchain(self._events)]}
+                "events": [event.to_dict() for event in self.all_events()]}
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
+from bestiary.games.critters import events
 
 if TYPE_CHECKING:
     from bestiary.games.critters.state import CritterState
@@ -23,16 +23,12 @@ CHANCE_PHASES = frozenset({FIRST_PLAYER, ACTIVE_FLIP, CHALLENGE_FLIP})
 CHOICE_PHASES = frozenset({ACTIVE_CHOOSE, TIE_CHOOSE, FINAL_CHOOSE})
 
 
-def seat(player: int) -> str:
-    return f"P{player + 1}"
-
-
 def start_round(state: CritterState) -> None:
     # CRITTERS-8: the starting player is the first active player of the round.
     state.active = state.start
     state.plays = 0
     state.phase = ACTIVE_DRAW
-    state._log("round", f"Round {state.round + 1}: {seat(state.start)} starts.", round=state.round + 1)
+    state._log_later(events.round_started, state.round + 1, state.start)
 
 
 def draw(state: CritterState, player: int, colour: int) -> None:
@@ -42,22 +38,19 @@ def draw(state: CritterState, player: int, colour: int) -> None:
         state.phase = ACTIVE_CHOOSE
     else:
         state.phase = CHALLENGE_FLIP
-    article = "an" if COLOURS[colour][0] in "aeiou" else "a"
-    state._log("draw", f"{seat(player)} draws {article} {COLOURS[colour]} card.", player=player,
-               colour=COLOURS[colour])
+    state._log_later(events.drew, player, colour)
 
 
 def choose_attribute(state: CritterState, player: int, attribute: int) -> None:
-    name = ATTRIBUTES[attribute]
     if state.phase == FINAL_CHOOSE:
         # CRITTERS-32, CRITTERS-33: the chooser's attribute scores every corral.
         state.final_attribute = attribute
-        state._log("choose", f"{seat(player)} chooses {name} for scoring.", player=player, attribute=name)
+        state._log_later(events.chose_for_scoring, player, attribute)
         score_corrals(state)
         return
     # CRITTERS-9, CRITTERS-23: announced before the card is flipped, or afresh after a tie.
     state.attribute = attribute
-    state._log("choose", f"{seat(player)} announces {name}.", player=player, attribute=name)
+    state._log_later(events.announced, player, attribute)
     state.phase = ACTIVE_FLIP if state.phase == ACTIVE_CHOOSE else CHALLENGE_DRAW
 
 
@@ -66,8 +59,7 @@ def flip_active_card(state: CritterState, card: int) -> None:
     take_from_deck(state, card)
     state.stack = [card]
     state.plays = 1
-    state._log("flip", f"{seat(state.active)} flips {state.describe(card)} as the active card.",
-               player=state.active, card=state.card_id(card), role="active")
+    state._log_later(events.flipped, state.game, state.active, card, "active")
     state.phase = CHALLENGE_DRAW
 
 
@@ -75,8 +67,7 @@ def flip_challenge_card(state: CritterState, card: int) -> None:
     # CRITTERS-14: the challenge card is flipped, its ability facing the active card.
     take_from_deck(state, card)
     challenger = state.challenger()
-    state._log("flip", f"{seat(challenger)} flips {state.describe(card)} as the challenge card.",
-               player=challenger, card=state.card_id(card), role="challenge")
+    state._log_later(events.flipped, state.game, challenger, card, "challenge")
     state.plays += 1
     resolve_challenge(state, challenger, card)
     if state.plays == state.game.num_players:
@@ -94,9 +85,7 @@ def resolve_challenge(state: CritterState, challenger: int, card: int) -> None:
     # CRITTERS-26: the challenge ability is checked before values are compared.
     if ability_takes_effect(state, card):
         kind = state.game.ability_kind[card]
-        state._log("ability", f"{state.game.cards[card].ability} matches the active "
-                   f"{COLOURS[state.game.colour[state.stack[-1]]]} card and takes effect.",
-                   player=challenger, card=state.card_id(card), ability=state.game.cards[card].ability)
+        state._log_later(events.ability_took_effect, state.game, challenger, card, state.stack[-1])
         if kind == "trapped by":
             trapped_by(state, card)
         elif kind == "capture":
@@ -133,8 +122,7 @@ def compare_values(state: CritterState, challenger: int, card: int) -> None:
     attribute = state.attribute
     assert attribute is not None
     mine, theirs = state.game.values[card][attribute], state.game.values[state.stack[-1]][attribute]
-    state._log("compare", f"{ATTRIBUTES[attribute].capitalize()} {mine} against {theirs}.",
-               challenge=mine, active=theirs, attribute=ATTRIBUTES[attribute])
+    state._log_later(events.compared, attribute, mine, theirs)
     if mine > theirs:
         take_over(state, challenger, card, "wins and takes")  # CRITTERS-21
     elif mine < theirs:
@@ -159,8 +147,7 @@ def stack_tie(state: CritterState, challenger: int, card: int) -> None:
     # round's last play, where the round ends at once).
     state.stack.append(card)
     state.active = challenger
-    state._log("tie", f"A tie: {seat(challenger)}'s card becomes the active card with "
-               f"{len(state.stack) - 1} card(s) under it.", player=challenger, card=state.card_id(card))
+    state._log_later(events.tied, state.game, challenger, card, len(state.stack) - 1)
     if state.plays < state.game.num_players:
         state.phase = TIE_CHOOSE
 
@@ -168,10 +155,7 @@ def stack_tie(state: CritterState, challenger: int, card: int) -> None:
 def corral(state: CritterState, player: int, cards: list[int], verb: str) -> None:
     # CRITTERS-19: won cards go face down into the winner's corral.
     state.corrals[player].extend(cards)
-    game = state.game
-    names = ", ".join([game.cards[c].name for c in cards])
-    state._log("corral", f"{seat(player)} {verb} {names}.", player=player,
-               cards=[game.instance_ids[c] for c in cards])
+    state._log_later(events.corralled, state.game, player, tuple(cards), verb)
 
 
 def end_round(state: CritterState) -> None:
@@ -196,8 +180,7 @@ def begin_final_choice(state: CritterState) -> None:
     fewest = min(len(state.corrals[p]) for p in order)
     state.chooser = [p for p in order if len(state.corrals[p]) == fewest][-1]
     state.phase = FINAL_CHOOSE
-    state._log("final", f"All cards are played. {seat(state.chooser)} has the fewest cards and chooses "
-               "commonness or size for scoring.", player=state.chooser)
+    state._log_later(events.final_choice, state.chooser)
 
 
 def score_corrals(state: CritterState) -> None:
@@ -206,9 +189,4 @@ def score_corrals(state: CritterState) -> None:
     assert attribute is not None
     state.scores = [sum(state.game.values[c][attribute] for c in corral) for corral in state.corrals]
     state.phase = OVER
-    best = max(state.scores)
-    winners = [p for p, points in enumerate(state.scores) if points == best]
-    totals = ", ".join(f"{seat(p)} {points}" for p, points in enumerate(state.scores))
-    who = " and ".join(seat(p) for p in winners)
-    state._log("end", f"Scores ({ATTRIBUTES[attribute]}): {totals}. {who} win{'s' if len(winners) == 1 else ''}.",
-               scores=list(state.scores), winners=winners)
+    state._log_later(events.scored, attribute, tuple(state.scores))

@@ -11,7 +11,7 @@ import numpy as np
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
 from bestiary.core.state_format import card_indices, integer, optional_index, pick
-from bestiary.games.critters import rules, tensor
+from bestiary.games.critters import events, rules, tensor
 from bestiary.games.critters.actions import Choose, Draw, FirstPlayer, Flip
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
 from bestiary.games.critters.view import card_view
@@ -115,7 +115,7 @@ class CritterState(State):
         elif isinstance(action, FirstPlayer):
             # CRITTERS-7: the first starting player takes the starting player token and the puck.
             self.start = action.seat
-            self._log("first", f"{rules.seat(action.seat)} is the first starting player.", player=action.seat)
+            self._log_later(events.first_player, action.seat)
             rules.start_round(self)
 
     # -- results -----------------------------------------------------------------------------
@@ -136,12 +136,6 @@ class CritterState(State):
         return out
 
     # -- views -------------------------------------------------------------------------------
-    def card_id(self, card: int) -> str:
-        return self.game.instance_ids[card]
-
-    def describe(self, card: int) -> str:
-        return self.game.descriptions[card]
-
     def observation(self, player: int | None) -> JSON:
         # CRITTERS-41: everything on the table is public; cards are seen by all when flipped.
         game = self.game

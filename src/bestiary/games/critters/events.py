@@ -1,0 +1,86 @@
+"""What critter capture writes into the event log, one function per entry.
+
+The rules log an entry with `state._log_later(entry, *values)`; its text is written only when someone reads
+the log, so the values passed are ones that never change (seats, card indices, tuples, the game).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bestiary.core.api import Event
+from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
+
+if TYPE_CHECKING:
+    from bestiary.games.critters.game import CritterCapture
+
+
+def seat(player: int) -> str:
+    return f"P{player + 1}"
+
+
+def first_player(player: int) -> Event:
+    return Event("first", f"{seat(player)} is the first starting player.", None, {"player": player})
+
+
+def round_started(round_number: int, starter: int) -> Event:
+    return Event("round", f"Round {round_number}: {seat(starter)} starts.", None, {"round": round_number})
+
+
+def drew(player: int, colour: int) -> Event:
+    name = COLOURS[colour]
+    article = "an" if name[0] in "aeiou" else "a"
+    return Event("draw", f"{seat(player)} draws {article} {name} card.", None, {"player": player, "colour": name})
+
+
+def announced(player: int, attribute: int) -> Event:
+    name = ATTRIBUTES[attribute]
+    return Event("choose", f"{seat(player)} announces {name}.", None, {"player": player, "attribute": name})
+
+
+def chose_for_scoring(player: int, attribute: int) -> Event:
+    name = ATTRIBUTES[attribute]
+    return Event("choose", f"{seat(player)} chooses {name} for scoring.", None,
+                 {"player": player, "attribute": name})
+
+
+def flipped(game: CritterCapture, player: int, card: int, role: str) -> Event:
+    return Event("flip", f"{seat(player)} flips {game.descriptions[card]} as the {role} card.", None,
+                 {"player": player, "card": game.instance_ids[card], "role": role})
+
+
+def ability_took_effect(game: CritterCapture, challenger: int, card: int, active_card: int) -> Event:
+    ability = game.cards[card].ability
+    return Event("ability", f"{ability} matches the active {COLOURS[game.colour[active_card]]} card and takes "
+                 "effect.", None, {"player": challenger, "card": game.instance_ids[card], "ability": ability})
+
+
+def compared(attribute: int, mine: int, theirs: int) -> Event:
+    name = ATTRIBUTES[attribute]
+    return Event("compare", f"{name.capitalize()} {mine} against {theirs}.", None,
+                 {"challenge": mine, "active": theirs, "attribute": name})
+
+
+def tied(game: CritterCapture, challenger: int, card: int, under: int) -> Event:
+    return Event("tie", f"A tie: {seat(challenger)}'s card becomes the active card with {under} card(s) under it.",
+                 None, {"player": challenger, "card": game.instance_ids[card]})
+
+
+def corralled(game: CritterCapture, player: int, cards: tuple[int, ...], verb: str) -> Event:
+    names = ", ".join([game.cards[c].name for c in cards])
+    return Event("corral", f"{seat(player)} {verb} {names}.", None,
+                 {"player": player, "cards": [game.instance_ids[c] for c in cards]})
+
+
+def final_choice(chooser: int) -> Event:
+    return Event("final", f"All cards are played. {seat(chooser)} has the fewest cards and chooses commonness or "
+                 "size for scoring.", None, {"player": chooser})
+
+
+def scored(attribute: int, scores: tuple[int, ...]) -> Event:
+    best = max(scores)
+    winners = [p for p, points in enumerate(scores) if points == best]
+    totals = ", ".join(f"{seat(p)} {points}" for p, points in enumerate(scores))
+    who = " and ".join(seat(p) for p in winners)
+    return Event("end", f"Scores ({ATTRIBUTES[attribute]}): {totals}. {who} win{'s' if len(winners) == 1 else ''}.",
+                 None, {"scores": list(scores), "winners": winners})
