@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bestiary.core.api import Action
-from bestiary.games.cube.rules import spot_name
+from bestiary.games.cube.events import spot_name
 
 
 @dataclass(frozen=True, slots=True)

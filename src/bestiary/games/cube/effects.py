@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bestiary.core.effects import Effect, EffectRegistry
-from bestiary.games.cube import rules
-from bestiary.games.cube.rules import NO_CARD, seat
+from bestiary.games.cube import events, rules
+from bestiary.games.cube.rules import NO_CARD
 
 if TYPE_CHECKING:
     from bestiary.games.cube.state import CubeState
@@ -112,7 +112,7 @@ def deal_damage(state: CubeState, context: Context, amount: int, target: str) ->
     for creature in victims:
         if state.winners is not None:
             return
-        state._log("effect", f"{rules.name(state, creature)} takes {amount} damage.", card=state.game.ids[creature])
+        state._log_later(events.took_damage, state.game, creature, amount)
         rules.deal_damage(state, creature, amount, context.player)
 
 
@@ -132,8 +132,7 @@ def heal(state: CubeState, context: Context, amount: int, target: str) -> None:
     for creature in creatures:
         healed = rules.heal(state, creature, amount)
         if healed:
-            state._log("effect", f"{rules.name(state, creature)} heals {healed} (health "
-                       f"{rules.current_health(state, creature)}).", card=state.game.ids[creature])
+            state._log_later(events.healed, state.game, creature, healed, rules.current_health(state, creature))
 
 
 @EFFECTS.register("draw", count=int)
@@ -147,8 +146,7 @@ def destroy_upgrade(state: CubeState, context: Context, kind: str, target: str) 
     creature = context.target
     for slot_kind, slots in (("weapon", state.weapon), ("armor", state.armor)):
         if kind in (slot_kind, "any") and slots[creature] != NO_CARD:
-            state._log("effect", f"{rules.name(state, slots[creature])} on {rules.name(state, creature)} is "
-                       "destroyed.", card=state.game.ids[slots[creature]])
+            state._log_later(events.upgrade_destroyed, state.game, slots[creature], creature)
             state.discard.append(slots[creature])
             slots[creature] = NO_CARD
     # Losing armor can leave the damage already taken at or above the health that remains (CUBE-45).
@@ -167,44 +165,42 @@ def swap_guard(state: CubeState, context: Context, target: str) -> None:
 def reset_power(state: CubeState, context: Context, target: str) -> None:
     # CUBE-33: a card can reset a used creature power.
     state.used[context.target] = False
-    state._log("effect", f"{rules.name(state, context.target)}'s power is ready again.",
-               card=state.game.ids[context.target])
+    state._log_later(events.power_reset, state.game, context.target)
 
 
 @EFFECTS.register("boost-attack", amount=int)
 def boost_attack(state: CubeState, context: Context, amount: int) -> None:
     state.boost += amount
-    state._log("effect", f"{seat(context.player)}'s attack this turn gets +{amount}.")
+    state._log_later(events.attack_boosted, context.player, amount)
 
 
 @EFFECTS.register("attack-any")
 def attack_any(state: CubeState, context: Context) -> None:
     # CUBE-35: "only the Guard can be attacked, unless a card says otherwise".
     state.attack_any = True
-    state._log("effect", f"{seat(context.player)} may attack any enemy creature this turn, not only a Guard.")
+    state._log_later(events.may_attack_any, context.player)
 
 
 @EFFECTS.register("extra-spot", amount=int)
 def extra_spot(state: CubeState, context: Context, amount: int) -> None:
     # CUBE-23: "a 3 Creature limit (unless a card says otherwise)".
     state.limits[context.player] = min(rules.MAX_SPOTS, state.limits[context.player] + amount)
-    state._log("effect", f"{seat(context.player)}'s battlefield now holds up to {state.limits[context.player]} "
-               "creatures.")
+    state._log_later(events.battlefield_widened, context.player, state.limits[context.player])
 
 
 @EFFECTS.register("prevent-attack")
 def prevent_attack(state: CubeState, context: Context) -> None:
     state.prevented = True
-    state._log("effect", "The attack is stopped.")
+    state._log_later(events.attack_stopped)
 
 
 @EFFECTS.register("reduce-damage", amount=int)
 def reduce_damage(state: CubeState, context: Context, amount: int) -> None:
     state.reduce += amount
-    state._log("effect", f"The attack will deal {amount} less damage.")
+    state._log_later(events.damage_reduced, amount)
 
 
 @EFFECTS.register("cancel-effect")
 def cancel_effect(state: CubeState, context: Context) -> None:
     state.cancelled = True
-    state._log("effect", "The effect is cancelled.")
+    state._log_later(events.effect_cancelled)

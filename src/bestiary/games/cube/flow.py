@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 from bestiary.core.api import Action
 from bestiary.core.effects import Effect
-from bestiary.games.cube import effects, rules
+from bestiary.games.cube import effects, events, rules
 from bestiary.games.cube.effects import Context
-from bestiary.games.cube.rules import ACTION, CREATURE, NO_CARD, OVER, REACTION, UPGRADE, name, seat
+from bestiary.games.cube.events import seat
+from bestiary.games.cube.rules import ACTION, CREATURE, NO_CARD, OVER, REACTION, UPGRADE
 
 if TYPE_CHECKING:
     from bestiary.games.cube.state import CubeState
@@ -45,7 +46,7 @@ def deal(state: CubeState) -> None:
 def choose_first_player(state: CubeState, player: int) -> None:
     # CUBE-17: the first player; then CUBE-16, placement in turn order.
     state.first = player
-    state._log("first", f"{seat(player)} goes first.", player=player)
+    state._log_later(events.went_first, player)
     state.current = player
     begin_placement(state, player)
 
@@ -87,7 +88,7 @@ def start_turn(state: CubeState, player: int) -> None:
     state.done = 0
     state.boost = 0
     state.attack_any = False
-    rules.draw_card(state, player, f"Turn {state.turn}: ")  # CUBE-21
+    rules.draw_card(state, player, state.turn)  # CUBE-21
     if (not state.fields[player] and not rules.creatures_in_hand(state, player)
             and not rules.refill_empty_battlefield(state, player)):
         knock_out(state, player)
@@ -96,7 +97,7 @@ def start_turn(state: CubeState, player: int) -> None:
 def knock_out(state: CubeState, player: int) -> None:
     # CUBE-54: no creature on the battlefield, in hand, in the deck or the discard pile: out of the game.
     state.out[player] = True
-    state._log("out", f"{seat(player)} has no creatures left anywhere and is out of the game.", player=player)
+    state._log_later(events.knocked_out, player)
     remaining = [p for p in range(state.game.num_players) if not state.out[p]]
     if len(remaining) == 1:
         rules.end_game(state, f"{seat(remaining[0])} is the last player with creatures", remaining)
@@ -194,8 +195,7 @@ def play_action_card(state: CubeState, player: int, card: int) -> None:
     state.done |= DID_ACTION
     state.hands[player].remove(card)
     state.discard.append(card)
-    state._log("action", f"{seat(player)} plays {name(state, card)}: {state.game.cards[card].text}",
-               player=player, card=state.game.ids[card])
+    state._log_later(events.played_action, state.game, player, card)
     begin_effect(state, player, card, "action")
 
 
@@ -204,8 +204,7 @@ def use_power(state: CubeState, player: int, spot: int) -> None:
     state.done |= DID_POWER
     creature = state.fields[player][spot]
     state.used[creature] = True
-    state._log("power", f"{seat(player)} uses {name(state, creature)}'s power: {state.game.cards[creature].power}",
-               player=player, card=state.game.ids[creature])
+    state._log_later(events.used_power, state.game, player, creature)
     begin_effect(state, player, creature, "power")
 
 
@@ -243,8 +242,7 @@ def target_actions(state: CubeState, player: int) -> list[Action]:
 
 def choose_target(state: CubeState, player: int, owner: int, spot: int) -> None:
     state.pending_target = state.fields[owner][spot]
-    state._log("target", f"{seat(player)} targets {seat(owner)}'s {name(state, state.pending_target)}.",
-               player=player, card=state.game.ids[state.pending_target])
+    state._log_later(events.targeted, state.game, player, owner, state.pending_target)
     open_window(state, state.pending_kind)
 
 
@@ -269,10 +267,9 @@ def declare_attack(state: CubeState, player: int, target_player: int, target_spo
     state.prevented = False
     state.reduce = 0
     state.last_roll = None
-    state._log("attack", f"{seat(player)}'s {name(state, state.attacker)} (attack "
-               f"{rules.attack_points(state, state.attacker) + state.boost}) attacks {seat(target_player)}'s "
-               f"{name(state, state.defender)} (health {rules.current_health(state, state.defender)}).",
-               player=player, attacker=state.game.ids[state.attacker], defender=state.game.ids[state.defender])
+    state._log_later(events.attacked, state.game, player, state.attacker,
+                     rules.attack_points(state, state.attacker) + state.boost, target_player, state.defender,
+                     rules.current_health(state, state.defender))
     open_window(state, "attack")
 
 
@@ -292,7 +289,7 @@ def end_attack(state: CubeState) -> None:
 
 def end_turn(state: CubeState, player: int) -> None:
     # CUBE-55: no creature to attack with or no enemy creature to attack: the turn ends without one.
-    state._log("end-turn", f"{seat(player)} cannot attack and ends the turn.", player=player)
+    state._log_later(events.ended_turn, player)
     next_turn(state)
 
 
@@ -351,8 +348,7 @@ def react(state: CubeState, player: int, card: int) -> None:
     # CUBE-47: follow the card's instructions, then discard it; CUBE-48: as many as a player wants.
     state.hands[player].remove(card)
     state.discard.append(card)
-    state._log("reaction", f"{seat(player)} reacts with {name(state, card)}: {state.game.cards[card].text}",
-               player=player, card=state.game.ids[card])
+    state._log_later(events.reacted, state.game, player, card)
     effect = state.game.effect[card]
     assert effect is not None
     effects.run(state, effect, Context(player, card))
@@ -365,7 +361,7 @@ def react(state: CubeState, player: int, card: int) -> None:
 
 def pass_window(state: CubeState, player: int) -> None:
     state.responders.remove(player)
-    state._log("pass", f"{seat(player)} passes.", player=player)
+    state._log_later(events.passed, player)
     if not state.responders:
         close_window(state)
 
@@ -380,7 +376,7 @@ def close_window(state: CubeState) -> None:
     if state.prevented:
         end_attack(state)
     elif rules.owner_of(state, state.attacker) == NO_CARD or rules.owner_of(state, state.defender) == NO_CARD:
-        state._log("attack", "The attack is off: a creature in it has been defeated.")
+        state._log_later(events.attack_off)
         end_attack(state)
     else:
         state.phase = ROLL

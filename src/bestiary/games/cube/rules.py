@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bestiary.games.cube import events
+from bestiary.games.cube.events import seat
+
 if TYPE_CHECKING:
     from bestiary.games.cube.state import CubeState
 
@@ -18,19 +21,6 @@ BATTLEFIELD_LIMIT = 3  # CUBE-23
 MAX_SPOTS = 5  # the most any card can widen a battlefield to
 DIE_FACES = ("+2", "+1", "-1", "-2", "2x", "miss")  # CUBE-40
 OVER = "over"  # the phase of a finished game
-
-
-def seat(player: int) -> str:
-    return f"P{player + 1}"
-
-
-def spot_name(spot: int) -> str:
-    # CUBE-12: the first spot is the Guard position.
-    return "guard" if spot == 0 else f"spot {spot + 1}"
-
-
-def name(state: CubeState, card: int) -> str:
-    return state.game.cards[card].name
 
 
 def attack_points(state: CubeState, creature: int) -> int:
@@ -70,23 +60,21 @@ def reshuffle_discard(state: CubeState) -> None:
         return
     state.deck = state.shuffles.shuffled(state.discard)
     state.discard = []
-    state._log("reshuffle", f"The deck is empty: the discard pile is shuffled into a new deck of "
-               f"{len(state.deck)} card(s).")
+    state._log_later(events.reshuffled, len(state.deck))
 
 
-def draw_card(state: CubeState, player: int, heading: str = "") -> int:
-    """CUBE-21: take one card from the shared deck (CUBE-52 when it is empty); `heading` opens the
-    public line (the turn's number, for the turn's own draw)."""
+def draw_card(state: CubeState, player: int, turn: int = 0) -> int:
+    """CUBE-21: take one card from the shared deck (CUBE-52 when it is empty); `turn` is the turn's number
+    for the turn's own draw, which opens the public line with it."""
     if not state.deck:
         reshuffle_discard(state)
         if not state.deck:
-            state._log("draw", f"{heading}{seat(player)} cannot draw: the deck and the discard pile are empty.",
-                       player=player)
+            state._log_later(events.cannot_draw, turn, player)
             return NO_CARD
     card = state.deck.pop()
     state.hands[player].append(card)
-    state._log("draw", f"{heading}{seat(player)} draws a card.", player=player)
-    state._log("draw-private", f"{seat(player)} drew {name(state, card)}.", (player,), card=state.game.ids[card])
+    state._log_later(events.drew, turn, player)
+    state._log_later(events.drew_privately, state.game, player, card)
     return card
 
 
@@ -107,8 +95,7 @@ def redraw_hand(state: CubeState, player: int) -> None:
     state.deck = state.shuffles.shuffled(state.deck + state.hands[player])
     state.hands[player] = []
     deal_hand(state, player, size)
-    state._log("mulligan", f"{seat(player)} had fewer than 2 creatures, shuffles the hand back and redraws.",
-               player=player)
+    state._log_later(events.mulligan, player)
 
 
 def refill_empty_battlefield(state: CubeState, player: int) -> bool:
@@ -132,9 +119,7 @@ def refill_empty_battlefield(state: CubeState, player: int) -> bool:
     if found == NO_CARD:
         return False
     state.hands[player].append(found)
-    state._log("refill", f"{seat(player)} has an empty battlefield and no creature in hand: draws until "
-               f"{name(state, found)} comes and shuffles {len(drawn)} other card(s) back into the deck.",
-               player=player, card=state.game.ids[found], shuffled_back=len(drawn))
+    state._log_later(events.refilled, state.game, player, found, len(drawn))
     return True
 
 
@@ -143,9 +128,7 @@ def place_creature(state: CubeState, player: int, creature: int) -> None:
     state.hands[player].remove(creature)
     field = state.fields[player]
     field.append(creature)
-    state._log("creature", f"{seat(player)} plays {name(state, creature)} ({spot_name(len(field) - 1)}, "
-               f"attack {state.game.attack[creature]}, health {state.game.health[creature]}).",
-               player=player, card=state.game.ids[creature], spot=len(field) - 1)
+    state._log_later(events.played_creature, state.game, player, creature, len(field) - 1)
 
 
 def attach_upgrade(state: CubeState, player: int, upgrade: int, creature: int) -> None:
@@ -157,8 +140,7 @@ def attach_upgrade(state: CubeState, player: int, upgrade: int, creature: int) -
     else:
         state.armor[creature] = upgrade
     what = "attack" if game.kind[upgrade] == WEAPON else "health"
-    state._log("upgrade", f"{seat(player)} attaches {name(state, upgrade)} (+{game.bonus[upgrade]} {what}) to "
-               f"{name(state, creature)}.", player=player, card=game.ids[upgrade], creature=game.ids[creature])
+    state._log_later(events.attached, game, player, upgrade, creature, what)
 
 
 def upgrade_slot_free(state: CubeState, upgrade: int, creature: int) -> bool:
@@ -171,8 +153,7 @@ def change_guard(state: CubeState, player: int, spot: int) -> None:
     # CUBE-34: swap the Guard with another creature of the same battlefield.
     field = state.fields[player]
     field[0], field[spot] = field[spot], field[0]
-    state._log("guard", f"{seat(player)} makes {name(state, field[0])} the Guard.", player=player,
-               card=state.game.ids[field[0]])
+    state._log_later(events.new_guard, state.game, player, field[0])
 
 
 def adjusted_attack(points: int, face: str) -> int:
@@ -189,13 +170,8 @@ def attack(state: CubeState, player: int, attacker: int, defender: int, face: st
     reactions, is subtracted from the defender's health."""
     points = attack_points(state, attacker) + state.boost
     damage = max(0, adjusted_attack(points, face) - state.reduce)
-    if face == "miss":
-        text = f"{seat(player)} rolls miss: the attack misses."
-    else:
-        left = current_health(state, defender) - damage
-        text = f"{seat(player)} rolls {face}: {damage} damage to {name(state, defender)}"
-        text += f" ({left} health left)." if left > 0 else "."
-    state._log("roll", text, player=player, face=face, damage=damage)
+    left = current_health(state, defender) - damage
+    state._log_later(events.rolled, state.game, player, face, damage, defender, left)
     if damage:
         deal_damage(state, defender, damage, player)
 
@@ -228,11 +204,8 @@ def defeat(state: CubeState, creature: int, by_player: int) -> None:
             slots[creature] = NO_CARD
     state.damage[creature] = 0
     state.used[creature] = False
-    text = (f"{seat(owner)}'s {name(state, creature)} is defeated and goes to {seat(by_player)}'s victory pile "
-            f"({len(state.victory[by_player])} of {state.game.options.win_at}).")
-    if state.fields[owner]:
-        text += f" {name(state, state.fields[owner][0])} is now {seat(owner)}'s Guard."
-    state._log("defeat", text, player=by_player, owner=owner, card=state.game.ids[creature])
+    guard = state.fields[owner][0] if state.fields[owner] else None
+    state._log_later(events.defeated, state.game, owner, creature, by_player, len(state.victory[by_player]), guard)
     check_victory(state, by_player)
 
 
@@ -252,5 +225,4 @@ def end_game(state: CubeState, reason: str, winners: list[int]) -> None:
     state.phase = OVER
     state.winners = winners
     state.responders = []
-    who = " and ".join(seat(p) for p in winners)
-    state._log("end", f"Game over: {reason}. {who} win{'s' if len(winners) == 1 else ''}.", winners=winners)
+    state._log_later(events.game_over, reason, tuple(winners))

@@ -1,0 +1,194 @@
+"""What Cube Creatures writes into the event log, one function per entry, and the names it gives seats and spots.
+
+The rules log an entry with `state._log_later(entry, *values)`; its text is written only when someone reads
+the log, so the values passed are ones that never change (seats, card indices, numbers, tuples, the game).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bestiary.core.api import Event
+
+if TYPE_CHECKING:
+    from bestiary.games.cube.game import CubeCreatures
+
+def seat(player: int) -> str:
+    return f"P{player + 1}"
+
+
+def spot_name(spot: int) -> str:
+    # CUBE-12: the first spot is the Guard position.
+    return "guard" if spot == 0 else f"spot {spot + 1}"
+
+
+def winners_text(winners: tuple[int, ...]) -> str:
+    return f"{' and '.join(seat(p) for p in winners)} win{'s' if len(winners) == 1 else ''}"
+
+
+# -- setup and turns ------------------------------------------------------------------------------
+def went_first(player: int) -> Event:
+    return Event("first", f"{seat(player)} goes first.", None, {"player": player})
+
+
+def mulligan(player: int) -> Event:
+    return Event("mulligan", f"{seat(player)} had fewer than 2 creatures, shuffles the hand back and redraws.",
+                 None, {"player": player})
+
+
+def reshuffled(deck_size: int) -> Event:
+    return Event("reshuffle", f"The deck is empty: the discard pile is shuffled into a new deck of {deck_size} "
+                 "card(s).")
+
+
+def heading(turn: int) -> str:
+    """The start of the public line of a turn's own draw (turn 0: a draw by a card)."""
+    return f"Turn {turn}: " if turn else ""
+
+
+def drew(turn: int, player: int) -> Event:
+    return Event("draw", f"{heading(turn)}{seat(player)} draws a card.", None, {"player": player})
+
+
+def drew_privately(game: CubeCreatures, player: int, card: int) -> Event:
+    return Event("draw-private", f"{seat(player)} drew {game.cards[card].name}.", (player,), {"card": game.ids[card]})
+
+
+def cannot_draw(turn: int, player: int) -> Event:
+    return Event("draw", f"{heading(turn)}{seat(player)} cannot draw: the deck and the discard pile are empty.",
+                 None, {"player": player})
+
+
+def refilled(game: CubeCreatures, player: int, found: int, shuffled_back: int) -> Event:
+    return Event("refill", f"{seat(player)} has an empty battlefield and no creature in hand: draws until "
+                 f"{game.cards[found].name} comes and shuffles {shuffled_back} other card(s) back into the deck.",
+                 None, {"player": player, "card": game.ids[found], "shuffled_back": shuffled_back})
+
+
+def knocked_out(player: int) -> Event:
+    return Event("out", f"{seat(player)} has no creatures left anywhere and is out of the game.", None,
+                 {"player": player})
+
+
+def ended_turn(player: int) -> Event:
+    return Event("end-turn", f"{seat(player)} cannot attack and ends the turn.", None, {"player": player})
+
+
+def game_over(reason: str, winners: tuple[int, ...]) -> Event:
+    return Event("end", f"Game over: {reason}. {winners_text(winners)}.", None, {"winners": list(winners)})
+
+
+# -- the main phase -------------------------------------------------------------------------------
+def played_creature(game: CubeCreatures, player: int, creature: int, spot: int) -> Event:
+    return Event("creature", f"{seat(player)} plays {game.cards[creature].name} ({spot_name(spot)}, "
+                 f"attack {game.attack[creature]}, health {game.health[creature]}).", None,
+                 {"player": player, "card": game.ids[creature], "spot": spot})
+
+
+def attached(game: CubeCreatures, player: int, upgrade: int, creature: int, what: str) -> Event:
+    return Event("upgrade", f"{seat(player)} attaches {game.cards[upgrade].name} (+{game.bonus[upgrade]} {what}) "
+                 f"to {game.cards[creature].name}.", None,
+                 {"player": player, "card": game.ids[upgrade], "creature": game.ids[creature]})
+
+
+def new_guard(game: CubeCreatures, player: int, guard: int) -> Event:
+    return Event("guard", f"{seat(player)} makes {game.cards[guard].name} the Guard.", None,
+                 {"player": player, "card": game.ids[guard]})
+
+
+def played_action(game: CubeCreatures, player: int, card: int) -> Event:
+    return Event("action", f"{seat(player)} plays {game.cards[card].name}: {game.cards[card].text}", None,
+                 {"player": player, "card": game.ids[card]})
+
+
+def used_power(game: CubeCreatures, player: int, creature: int) -> Event:
+    return Event("power", f"{seat(player)} uses {game.cards[creature].name}'s power: {game.cards[creature].power}",
+                 None, {"player": player, "card": game.ids[creature]})
+
+
+def targeted(game: CubeCreatures, player: int, owner: int, target: int) -> Event:
+    return Event("target", f"{seat(player)} targets {seat(owner)}'s {game.cards[target].name}.", None,
+                 {"player": player, "card": game.ids[target]})
+
+
+# -- response windows -----------------------------------------------------------------------------
+def reacted(game: CubeCreatures, player: int, card: int) -> Event:
+    return Event("reaction", f"{seat(player)} reacts with {game.cards[card].name}: {game.cards[card].text}", None,
+                 {"player": player, "card": game.ids[card]})
+
+
+def passed(player: int) -> Event:
+    return Event("pass", f"{seat(player)} passes.", None, {"player": player})
+
+
+# -- the attack -----------------------------------------------------------------------------------
+def attacked(game: CubeCreatures, player: int, attacker: int, points: int, target_player: int, defender: int,
+             health: int) -> Event:
+    return Event("attack", f"{seat(player)}'s {game.cards[attacker].name} (attack {points}) attacks "
+                 f"{seat(target_player)}'s {game.cards[defender].name} (health {health}).", None,
+                 {"player": player, "attacker": game.ids[attacker], "defender": game.ids[defender]})
+
+
+def attack_off() -> Event:
+    return Event("attack", "The attack is off: a creature in it has been defeated.")
+
+
+def rolled(game: CubeCreatures, player: int, face: str, damage: int, defender: int, left: int) -> Event:
+    if face == "miss":
+        text = f"{seat(player)} rolls miss: the attack misses."
+    else:
+        text = f"{seat(player)} rolls {face}: {damage} damage to {game.cards[defender].name}"
+        text += f" ({left} health left)." if left > 0 else "."
+    return Event("roll", text, None, {"player": player, "face": face, "damage": damage})
+
+
+def defeated(game: CubeCreatures, owner: int, creature: int, by_player: int, pile: int, guard: int | None) -> Event:
+    text = (f"{seat(owner)}'s {game.cards[creature].name} is defeated and goes to {seat(by_player)}'s victory pile "
+            f"({pile} of {game.options.win_at}).")
+    if guard is not None:
+        text += f" {game.cards[guard].name} is now {seat(owner)}'s Guard."
+    return Event("defeat", text, None, {"player": by_player, "owner": owner, "card": game.ids[creature]})
+
+
+# -- card effects ---------------------------------------------------------------------------------
+def took_damage(game: CubeCreatures, creature: int, amount: int) -> Event:
+    return Event("effect", f"{game.cards[creature].name} takes {amount} damage.", None, {"card": game.ids[creature]})
+
+
+def healed(game: CubeCreatures, creature: int, amount: int, health: int) -> Event:
+    return Event("effect", f"{game.cards[creature].name} heals {amount} (health {health}).", None,
+                 {"card": game.ids[creature]})
+
+
+def upgrade_destroyed(game: CubeCreatures, upgrade: int, creature: int) -> Event:
+    return Event("effect", f"{game.cards[upgrade].name} on {game.cards[creature].name} is destroyed.", None,
+                 {"card": game.ids[upgrade]})
+
+
+def power_reset(game: CubeCreatures, creature: int) -> Event:
+    return Event("effect", f"{game.cards[creature].name}'s power is ready again.", None,
+                 {"card": game.ids[creature]})
+
+
+def attack_boosted(player: int, amount: int) -> Event:
+    return Event("effect", f"{seat(player)}'s attack this turn gets +{amount}.")
+
+
+def may_attack_any(player: int) -> Event:
+    return Event("effect", f"{seat(player)} may attack any enemy creature this turn, not only a Guard.")
+
+
+def battlefield_widened(player: int, limit: int) -> Event:
+    return Event("effect", f"{seat(player)}'s battlefield now holds up to {limit} creatures.")
+
+
+def attack_stopped() -> Event:
+    return Event("effect", "The attack is stopped.")
+
+
+def damage_reduced(amount: int) -> Event:
+    return Event("effect", f"The attack will deal {amount} less damage.")
+
+
+def effect_cancelled() -> Event:
+    return Event("effect", "The effect is cancelled.")
