@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING, Any
 
+from bestiary.games.lungo import events
 from bestiary.games.lungo.cards import ACTION_EFFECTS, BATTLE_RULES, WINNINGS
 
 if TYPE_CHECKING:
@@ -37,17 +38,9 @@ JOB_NAMES = ("goal", "deal", "draw", "turn-draw", "steal", "discard", "swat", "r
 TARGETED = frozenset({"steal", "swap-hands", "discard-random", "pass-affliction"})
 
 
-def seat(player: int) -> str:
-    return f"P{player + 1}"
-
-
 def left_of(state: LungoState, player: int) -> int:
     # LUNGO-43, LUNGO-74: "left" is the next seat.
     return (player + 1) % state.game.num_players
-
-
-def name(state: LungoState, card: int) -> str:
-    return state.game.names[card]
 
 
 # -- setup ------------------------------------------------------------------------------------------
@@ -64,7 +57,7 @@ def refill_pile(state: LungoState) -> None:
     if not state.pile and state.discard:
         state.pile = sorted(state.discard)  # the pile is kept sorted: draws are uniform, order means nothing
         state.discard = []
-        state._log("refill", "The discard pile becomes the new draw pile.")
+        state._log_later(events.pile_refilled)
 
 
 def job_possible(state: LungoState, job: tuple[int, int, int]) -> bool:
@@ -89,19 +82,18 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
     game = state.game
     if game.is_battle[card]:
         insort(state.pile, card)  # shuffled back: the next draw is uniform over the pile again
-        state._log("battle-back", f"{seat(player)} draws {name(state, card)}, a battle card, and shuffles it "
-                   "back.", player=player)
+        state._log_later(events.battle_shuffled_back, game, player, card)
         state.jobs.insert(0, (job, player, 0))
         return
     if game.kinds[card] == "slime":
         state.afflictions[player].append(card)
-        state._log("slime", f"{seat(player)} draws Toxic Slime: it goes face up in front of them.", player=player)
+        state._log_later(events.slimed, player)
         if job == DEAL:
             state.jobs.insert(0, (DEAL, player, 0))
         return
     state.hands[player].append(card)
-    state._log("draw", f"{seat(player)} draws a card.", player=player)
-    state._log("draw-private", f"You draw {name(state, card)}.", (player,), player=player, card=game.ids[card])
+    state._log_later(events.drew, player)
+    state._log_later(events.drew_privately, game, player, card)
 
 
 def apply_draw(state: LungoState, card: int) -> None:
@@ -129,14 +121,12 @@ def apply_pick(state: LungoState, card: int) -> None:
     if kind == STEAL:
         state.hands[other].remove(card)
         state.hands[player].append(card)
-        state._log("steal", f"{seat(player)} takes a random card from {seat(other)}.", player=player, victim=other)
-        state._log("steal-private", f"{seat(player)} takes {name(state, card)} from {seat(other)}.",
-                   (player, other), card=state.game.ids[card])
+        state._log_later(events.stole, player, other)
+        state._log_later(events.stole_privately, state.game, player, other, card)
     elif kind == DISCARD:
         state.hands[player].remove(card)
         state.discard.append(card)
-        state._log("discard", f"{seat(player)} discards {name(state, card)} at random.", player=player,
-                   card=state.game.ids[card])
+        state._log_later(events.discarded_at_random, state.game, player, card)
     else:  # SWAT from the hand (LUNGO-51)
         state.hands[player].remove(card)
         place_on_central_pile(state, player, card)
@@ -145,7 +135,7 @@ def apply_pick(state: LungoState, card: int) -> None:
 def apply_roll(state: LungoState, pips: int) -> None:
     _, player, _ = state.jobs.pop(0)
     state.rolls[player] = pips
-    state._log("roll", f"{seat(player)} rolls {pips}.", player=player, pips=pips)
+    state._log_later(events.rolled, player, pips)
 
 
 # -- the turn ---------------------------------------------------------------------------------------
@@ -153,11 +143,11 @@ def start_turn(state: LungoState) -> None:
     # LUNGO-59: the limit rule ends a game that would not finish.
     if state.turns >= state.game.options.turn_limit:
         state.phase = OVER
-        state._log("limit", f"The turn limit ({state.game.options.turn_limit}) is reached: nobody wins.")
+        state._log_later(events.turn_limit, state.game.options.turn_limit)
         return
     state.turns += 1
     state.phase = TURN_DRAW
-    state._log("turn", f"Turn {state.turns}: {seat(state.active)} to play.", player=state.active)
+    state._log_later(events.turn_started, state.turns, state.active)
     state.jobs.append((TURN_DRAW_JOB, state.active, 0))
 
 
@@ -178,7 +168,7 @@ def play_card(state: LungoState, player: int, card: int) -> None:
     # LUNGO-33: a played card leaves the hand (to the discard pile once it has acted).
     state.hands[player].remove(card)
     state.pending = card
-    state._log("play", f"{seat(player)} plays {name(state, card)}.", player=player, card=state.game.ids[card])
+    state._log_later(events.played, state.game, player, card)
     effect = state.game.effects[card]
     if state.game.kinds[card] == "poison" or (effect is not None and effect.keyword in TARGETED):
         state.phase = TARGET
@@ -188,8 +178,7 @@ def play_card(state: LungoState, player: int, card: int) -> None:
 
 def choose_target(state: LungoState, player: int, target: int) -> None:
     state.target = target
-    state._log("target", f"{seat(player)} aims {name(state, state.pending)} at {seat(target)}.", player=player,
-               target=target)
+    state._log_later(events.aimed, state.game, player, state.pending, target)
     # LUNGO-72: a response window opens only when the target holds a response card.
     if any(state.game.is_response[c] for c in state.hands[target]):
         state.phase = RESPONSE
@@ -202,14 +191,13 @@ def respond(state: LungoState, player: int, card: int) -> None:
     state.hands[player].remove(card)
     effect = state.game.effects[card]
     assert effect is not None
-    state._log("respond", f"{seat(player)} answers with {name(state, card)}.", player=player,
-               card=state.game.ids[card])
+    state._log_later(events.responded, state.game, player, card)
     ACTION_EFFECTS.run(effect, state, player, state.active)
     state.discard.append(card)
 
 
 def decline_response(state: LungoState, player: int) -> None:
-    state._log("no-response", f"{seat(player)} lets it happen.", player=player)
+    state._log_later(events.no_response, player)
     resolve_pending(state, state.active, state.target)
 
 
@@ -219,7 +207,7 @@ def resolve_pending(state: LungoState, player: int, target: int) -> None:
     if game.kinds[card] == "poison":
         # LUNGO-15: poison lies face up in front of the affected player.
         state.afflictions[target].append(card)
-        state._log("poisoned", f"{seat(target)} is poisoned.", player=target)
+        state._log_later(events.poisoned, target)
     else:
         effect = game.effects[card]
         assert effect is not None
@@ -269,14 +257,14 @@ def effect_swap_hands(state: LungoState, player: int, target: int) -> None:
     hands, front = state.hands, state.afflictions
     hands[player], hands[target] = hands[target], hands[player]
     front[player], front[target] = front[target], front[player]
-    state._log("swap", f"{seat(player)} and {seat(target)} swap hands, poison and slime included.")
+    state._log_later(events.swapped_hands, player, target)
 
 
 @ACTION_EFFECTS.register("pass-affliction")
 def effect_pass_affliction(state: LungoState, player: int, target: int) -> None:
     card = state.afflictions[player].pop()
     state.afflictions[target].append(card)
-    state._log("pass-affliction", f"{seat(player)} moves {name(state, card)} to {seat(target)}.")
+    state._log_later(events.affliction_passed, state.game, player, card, target)
 
 
 @ACTION_EFFECTS.register("cleanse", all=bool)
@@ -286,12 +274,12 @@ def effect_cleanse(state: LungoState, player: int, target: int, all: bool) -> No
     removed = front[:] if all else front[-1:]
     del front[len(front) - len(removed):]
     state.discard.extend(removed)
-    state._log("cleanse", f"{seat(player)} removes {', '.join(name(state, c) for c in removed)}.")
+    state._log_later(events.cleansed, state.game, player, tuple(removed))
 
 
 @ACTION_EFFECTS.register("cancel")
 def effect_cancel(state: LungoState, player: int, target: int) -> None:
-    state._log("cancel", f"{name(state, state.pending)} has no effect.")
+    state._log_later(events.cancelled, state.game, state.pending)
     state.discard.append(state.pending)
     state.pending = -1
     state.target = -1
@@ -303,8 +291,7 @@ def start_battle(state: LungoState, drawer: int, card: int) -> None:
     # LUNGO-12, LUNGO-36, LUNGO-37: the battle card is revealed and lies in front of the drawer.
     state.battle = card
     state.drawer = drawer
-    state._log("battle", f"{seat(drawer)} reveals a battle card: {name(state, card)}! "
-               f"{state.game.cards[card].text}", player=drawer, card=state.game.ids[card])
+    state._log_later(events.battle_revealed, state.game, drawer, card)
     rule = state.game.cards[card].battle
     assert rule is not None
     BATTLE_RULES.run(rule, state)
@@ -346,7 +333,7 @@ def creature_battle(state: LungoState, low_power_wins: bool, mutant_bonus: int, 
     state.chosen = [not hand for hand in state.hands]
     state.choices = [[] for _ in state.hands]
     if all(state.chosen):
-        state._log("no-battle", "Nobody holds a card: the battle is called off.")
+        state._log_later(events.no_battle)
         finish_battle(state, -1)
 
 
@@ -376,8 +363,8 @@ def boost_options(state: LungoState, player: int) -> list[int]:
 def commit(state: LungoState, player: int, card: int) -> None:
     state.hands[player].remove(card)
     state.choices[player].append(card)
-    state._log("commit", f"{seat(player)} puts a card face down.", player=player)
-    state._log("commit-private", f"You put down {name(state, card)}.", (player,), player=player)
+    state._log_later(events.committed, player)
+    state._log_later(events.committed_privately, state.game, player, card)
     if not boost_options(state, player):
         choice_done(state, player)
 
@@ -385,8 +372,8 @@ def commit(state: LungoState, player: int, card: int) -> None:
 def boost(state: LungoState, player: int, card: int) -> None:
     state.hands[player].remove(card)
     state.choices[player].append(card)
-    state._log("boost", f"{seat(player)} adds a second card face down.", player=player)
-    state._log("boost-private", f"You add {name(state, card)}.", (player,), player=player)
+    state._log_later(events.boosted, player)
+    state._log_later(events.boosted_privately, state.game, player, card)
     choice_done(state, player)
 
 
@@ -401,9 +388,7 @@ def reveal(state: LungoState) -> None:
     for player in participants_from(state, state.drawer):
         cards = state.choices[player]
         if cards:
-            shown = " + ".join(name(state, c) for c in cards)
-            state._log("reveal", f"{seat(player)} reveals {shown} (power {power_of(state, player)}).",
-                       player=player, cards=[state.game.ids[c] for c in cards])
+            state._log_later(events.revealed, state.game, player, tuple(cards), power_of(state, player))
     # LUNGO-43: from the drawer leftwards, mutants last against the last creature standing.
     order = [p for p in participants_from(state, state.drawer) if state.choices[p]]
     mutants = [p for p in order if state.game.kinds[state.choices[p][0]] == "mutant"]
@@ -412,7 +397,7 @@ def reveal(state: LungoState) -> None:
     if battle_param(state, "no_winner_to_drawer") and not any(
             state.game.is_creature[state.choices[p][0]] for p in order):
         # LUNGO-48: a Cage Match with no creature played goes to the drawer.
-        state._log("cage", f"Nobody played a creature: {seat(state.drawer)} takes the winnings.")
+        state._log_later(events.cage_to_drawer, state.drawer)
         declare_winner(state, state.drawer)
         return
     state.champion = state.order[0]
@@ -460,7 +445,7 @@ def continue_fight(state: LungoState) -> None:
             roll_off(state, a, b)
             return
         winner = a if state.rolls[a] > state.rolls[b] else b
-        state._log("tie-won", f"{seat(winner)} wins the roll-off.", player=winner)
+        state._log_later(events.roll_off_won, winner)
         state.rollers = []
         state.rolls = [0] * state.game.num_players
         advance(state, winner)
@@ -468,7 +453,7 @@ def continue_fight(state: LungoState) -> None:
         challenger = state.order[state.position]
         winner = fight(state, state.champion, challenger)
         if winner < 0:
-            state._log("tie", f"{seat(state.champion)} and {seat(challenger)} tie: they roll the die.")
+            state._log_later(events.tied, state.champion, challenger)
             roll_off(state, state.champion, challenger)
             return
         advance(state, winner)
@@ -484,13 +469,13 @@ def advance(state: LungoState, winner: int) -> None:
     # LUNGO-43: the winner of each pairing stays on and meets the next player.
     challenger = state.order[state.position]
     loser = challenger if winner == state.champion else state.champion
-    state._log("pairing", f"{seat(winner)} beats {seat(loser)}.", winner=winner, loser=loser)
+    state._log_later(events.pairing, winner, loser)
     state.champion = winner
     state.position += 1
 
 
 def declare_winner(state: LungoState, winner: int) -> None:
-    state._log("battle-won", f"{seat(winner)} wins {name(state, state.battle)}.", player=winner)
+    state._log_later(events.battle_won, state.game, winner, state.battle)
     finish_battle(state, winner)
 
 
@@ -511,13 +496,13 @@ def settle_dice(state: LungoState) -> None:
     tied = [p for p in state.rollers if rolls[p] == best]
     state.rolls = [0] * state.game.num_players
     if len(tied) > 1:
-        state._log("dice-tie", f"{', '.join(seat(p) for p in tied)} tie on {best} and roll again.")
+        state._log_later(events.dice_tie, tuple(tied), best)
         state.rollers = tied
         state.jobs.extend((ROLL, p, 0) for p in tied)
         return
     state.rollers = []
     if battle_param(state, "decides") == "lowest":
-        state._log("battle-lost", f"{seat(tied[0])} rolls lowest in {name(state, state.battle)}.", player=tied[0])
+        state._log_later(events.battle_lost, state.game, tied[0], state.battle)
         finish_battle(state, tied[0])
     else:
         declare_winner(state, tied[0])
@@ -537,9 +522,7 @@ def insect_swat(state: LungoState) -> None:
 def place_on_central_pile(state: LungoState, player: int, card: int) -> None:
     state.central.append(card)
     state.misses = 0
-    insect = " - an insect!" if state.game.is_insect[card] else ""
-    state._log("swat-card", f"{seat(player)} turns up {name(state, card)}{insect}", player=player,
-               card=state.game.ids[card])
+    state._log_later(events.swat_card, state.game, player, card)
     # LUNGO-53: anyone still in the battle may swat at any card, right or wrong.
     state.phase = SWAT_RACE
     state.passed = [not inside for inside in state.in_swat]
@@ -568,7 +551,7 @@ def missed_placement(state: LungoState) -> None:
 
 
 def end_swat_without_winner(state: LungoState) -> None:
-    state._log("swat-over", "No more cards can be turned up: the central pile is discarded.")
+    state._log_later(events.swat_over)
     finish_battle(state, -1)
 
 
@@ -576,19 +559,17 @@ def swat(state: LungoState, player: int) -> None:
     top = state.central[-1]
     if state.game.is_insect[top]:
         # LUNGO-53: the first to swat an insect wins the pile; LUNGO-54: hands are kept.
-        state._log("swat", f"{seat(player)} swats the insect first!", player=player)
+        state._log_later(events.swatted_insect, player)
         declare_winner(state, player)
         return
     # LUNGO-55: a wrong swat puts the whole hand on the pile; with no hand, out of the battle.
     hand = state.hands[player]
     if hand:
-        state._log("wrong-swat", f"{seat(player)} swats {name(state, top)}, no insect: their "
-                   f"{len(hand)} card(s) go under the pile.", player=player)
+        state._log_later(events.wrong_swat, state.game, player, top, len(hand))
         state.central[:0] = hand
         state.hands[player] = []
     else:
-        state._log("wrong-swat", f"{seat(player)} swats {name(state, top)}, no insect, with no hand: "
-                   "out of this battle.", player=player)
+        state._log_later(events.wrong_swat_out, state.game, player, top)
         state.in_swat[player] = False
     next_swat_card(state)
 
@@ -612,19 +593,19 @@ def take_played(state: LungoState, winner: int, which: str, draw: int) -> None:
         state.choices[player] = [c for c in cards if c not in kept]
     state.hands[winner].extend(taken)
     if taken:
-        state._log("winnings", f"{seat(winner)} takes {', '.join(name(state, c) for c in taken)}.")
+        state._log_later(events.took_played, game, winner, tuple(taken))
     state.jobs.extend((DRAW, winner, 0) for _ in range(draw))
 
 
 @WINNINGS.register("draw", count=int)
 def winnings_draw(state: LungoState, winner: int, count: int) -> None:
-    state._log("winnings", f"{seat(winner)} draws {count} card(s).")
+    state._log_later(events.winnings_drawn, winner, count)
     state.jobs.extend((DRAW, winner, 0) for _ in range(count))
 
 
 @WINNINGS.register("lose-random", count=int)
 def lose_random(state: LungoState, loser: int, count: int) -> None:
-    state._log("penalty", f"{seat(loser)} loses {count} random card(s).")
+    state._log_later(events.lost_random, loser, count)
     state.jobs.extend((DISCARD, loser, 0) for _ in range(count))
 
 
@@ -635,7 +616,7 @@ def take_pile(state: LungoState, winner: int) -> None:
     kept = [c for c in state.central if not game.is_battle[c] and game.kinds[c] != "slime"]
     state.hands[winner].extend(kept)
     state.central = [c for c in state.central if c not in kept]
-    state._log("winnings", f"{seat(winner)} takes the central pile ({len(kept)} card(s)).")
+    state._log_later(events.took_pile, winner, len(kept))
 
 
 # -- goals and tokens -------------------------------------------------------------------------------
@@ -659,12 +640,12 @@ def take_token(state: LungoState, player: int) -> None:
     state.tokens -= 1
     if first:
         # LUNGO-21, LUNGO-57: the first taker is the winner; everyone else races for the rest.
-        state._log("token", f"{seat(player)} meets their goal and takes a token! Race for the rest!", player=player)
+        state._log_later(events.first_token, player)
     else:
-        state._log("token", f"{seat(player)} grabs a token.", player=player)
+        state._log_later(events.grabbed_token, player)
     if state.tokens == 0:
         state.loser = next(p for p in range(state.game.num_players) if p not in state.takers)
-        state._log("loser", f"{seat(state.loser)} is left without a token: the loser.", player=state.loser)
+        state._log_later(events.left_without_token, state.loser)
         state.phase = OVER
     else:
         state.phase = TOKEN_RACE

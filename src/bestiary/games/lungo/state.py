@@ -11,7 +11,7 @@ import numpy as np
 from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
 from bestiary.core.state_format import card_indices
-from bestiary.games.lungo import rules, tensor
+from bestiary.games.lungo import events, rules, tensor
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, Word
 from bestiary.games.lungo.view import card_view
 
@@ -198,8 +198,8 @@ class LungoState(State):
         _, player, _ = self.jobs.pop(0)
         self.goals[player] = goal
         self.spare_goals.remove(goal)
-        self._log("goal", f"{rules.seat(player)} is dealt a secret goal.", player=player)
-        self._log("goal-private", f"Your secret goal: {self.game.goal_cards[goal].name}.", (player,))
+        self._log_later(events.goal_dealt, player)
+        self._log_later(events.goal_shown, self.game, player, goal)
 
     def _apply_word(self, word: str, player: int) -> None:
         phase = self.phase
@@ -211,7 +211,7 @@ class LungoState(State):
             else:  # the swat race
                 rules.let_pass(self, player)
         elif word == "end turn":
-            self._log("end-turn", f"{rules.seat(player)} ends their turn.", player=player)
+            self._log_later(events.ended_turn, player)
             rules.end_turn(self)
         elif word == "grab token":
             rules.take_token(self, player)
