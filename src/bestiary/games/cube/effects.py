@@ -7,7 +7,7 @@ and its parameters are checked on load (CUBE-59). Targets chosen by the player (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -84,13 +84,68 @@ def candidates(state: CubeState, player: int, effect: Effect) -> list[int]:
     return pool
 
 
-def playable(state: CubeState, player: int, effect: Effect) -> bool:
-    """An action card or power is playable when it has something to act on (CUBE-58)."""
-    if needs_choice(effect):
-        return bool(candidates(state, player, effect))
-    if effect.keyword == "extra-spot":
-        return state.limits[player] < rules.MAX_SPOTS
+# -- playable (CUBE-58): an action card or power is playable when it has something to act on ---------------
+PlayableTest = Callable[["CubeState", int], bool]
+
+
+def always(state: CubeState, player: int) -> bool:
     return True
+
+
+def room_to_widen(state: CubeState, player: int) -> bool:
+    # CUBE-23: a battlefield widens up to the most spots any card allows.
+    return state.limits[player] < rules.MAX_SPOTS
+
+
+def enemy_in_play(state: CubeState, player: int) -> bool:
+    fields = state.fields
+    return sum(map(len, fields)) > len(fields[player])
+
+
+def own_damaged(state: CubeState, player: int) -> bool:
+    return any(map(state.damage.__getitem__, state.fields[player]))
+
+
+def own_power_used(state: CubeState, player: int) -> bool:
+    return any(map(state.used.__getitem__, state.fields[player]))
+
+
+def enemy_behind_guard(state: CubeState, player: int) -> bool:
+    return any(len(field) > 1 for other, field in enumerate(state.fields) if other != player)
+
+
+def enemy_upgrade(kind: str) -> PlayableTest:
+    """An enemy creature holds an upgrade of this kind ("weapon", "armor" or "any")."""
+    def test(state: CubeState, player: int) -> bool:
+        for other, field in enumerate(state.fields):
+            if other != player:
+                for creature in field:
+                    if ((kind != "armor" and state.weapon[creature] != NO_CARD)
+                            or (kind != "weapon" and state.armor[creature] != NO_CARD)):
+                        return True
+        return False
+    return test
+
+
+# What `candidates` would find anything for, tested without listing them, by keyword and target.
+CANDIDATE_TESTS: Mapping[tuple[str, str], PlayableTest] = {
+    ("deal-damage", "enemy-guard"): enemy_in_play, ("deal-damage", "enemy-any"): enemy_in_play,
+    ("heal", "own-any"): own_damaged, ("reset-power", "own-any"): own_power_used,
+    ("swap-guard", "enemy-any"): enemy_behind_guard,
+}
+
+
+def playable_test(effect: Effect) -> PlayableTest:
+    """The test of whether an effect has something to act on, chosen once per card: `always` when it
+    needs nothing."""
+    if needs_choice(effect):
+        if effect.keyword == "destroy-upgrade":
+            return enemy_upgrade(effect.params["kind"])
+        return CANDIDATE_TESTS.get((effect.keyword, effect.params["target"]),
+                                   lambda state, player: bool(candidates(state, player, effect)))
+    if effect.keyword == "extra-spot":
+        return room_to_widen
+    return always
 
 
 def run(state: CubeState, effect: Effect, context: Context) -> None:

@@ -12,7 +12,7 @@ from bestiary.core.effects import Effect
 from bestiary.games.cube import effects, events, rules
 from bestiary.games.cube.effects import Context
 from bestiary.games.cube.events import seat
-from bestiary.games.cube.rules import ACTION, CREATURE, NO_CARD, OVER, REACTION, UPGRADE
+from bestiary.games.cube.rules import NO_CARD, OVER, REACTION
 
 if TYPE_CHECKING:
     from bestiary.games.cube.state import CubeState
@@ -121,55 +121,67 @@ def must_play_creature(state: CubeState, player: int) -> bool:
 
 
 def main_actions(state: CubeState, player: int) -> list[Action]:
-    """CUBE-19: every main-phase part not yet used this turn, then the attack (CUBE-37) or end turn (CUBE-55)."""
+    """CUBE-19: every main-phase part not yet used this turn, then the attack (CUBE-37) or end turn (CUBE-55),
+    each card's part read from the game's per-card tables."""
     game = state.game
-    kinds = game.ctype
     hand = sorted(state.hands[player])
     field = state.fields[player]
     done = state.done
     legal: list[Action] = []
-    if must_play_creature(state, player):
-        return [game.play_actions[c] for c in hand if kinds[c] == CREATURE]
-    if not done & DID_CREATURE and len(field) < state.limits[player]:
-        legal += [game.play_actions[c] for c in hand if kinds[c] == CREATURE]
-    if not done & DID_ACTION:
-        legal += [game.play_actions[c] for c in hand
-                  if kinds[c] == ACTION and effects.playable(state, player, game.effect[c])]  # type: ignore[arg-type]
-    if not done & DID_UPGRADE:
+    if not done & DID_CREATURE:
+        # CUBE-22: one creature card a turn, up to the battlefield's limit (CUBE-23).
+        plays = game.creature_plays
+        creatures: list[Action] = []
         for card in hand:
-            if kinds[card] == UPGRADE:
-                legal += [game.attach_actions[card][spot] for spot, creature in enumerate(field)
-                          if rules.upgrade_slot_free(state, card, creature)]
+            play = plays[card]
+            if play is not None:
+                creatures.append(play)
+        if not field and creatures:
+            return creatures  # CUBE-20, CUBE-25: an empty battlefield must get a creature first
+        if len(field) < state.limits[player]:
+            legal = creatures
+    if not done & DID_ACTION:
+        # CUBE-26, CUBE-58: an action card that has something to act on.
+        action_plays = game.action_plays
+        for card in hand:
+            entry = action_plays[card]
+            if entry is not None and (entry[1] is effects.always or entry[1](state, player)):
+                legal.append(entry[0])
+    if not done & DID_UPGRADE:
+        # CUBE-27, CUBE-28: under a creature without an upgrade of its kind.
+        upgrades = game.upgrade_attaches
+        for card in hand:
+            upgrade = upgrades[card]
+            if upgrade is not None:
+                attaches, slots = upgrade[0], state.weapon if upgrade[1] else state.armor
+                for spot, creature in enumerate(field):
+                    if slots[creature] == NO_CARD:
+                        legal.append(attaches[spot])
     if not done & DID_POWER and game.powers_in_play:
-        legal += [game.power_actions[spot] for spot, creature in enumerate(field)
-                  if power_ready(state, player, creature)]
+        # CUBE-32: each creature power once per game; CUBE-58: while it has something to act on.
+        tests, used = game.power_tests, state.used
+        for spot, creature in enumerate(field):
+            ready = tests[creature]
+            if ready is not None and not used[creature] and (ready is effects.always or ready(state, player)):
+                legal.append(game.power_actions[spot])
     if not done & DID_GUARD:
-        legal += [game.guard_actions[spot] for spot in range(1, len(field))]
-    attacks = attack_actions(state, player)
-    return legal + attacks if attacks else [*legal, game.end_turn]
-
-
-def power_ready(state: CubeState, player: int, creature: int) -> bool:
-    # CUBE-32: each creature power once per game; CUBE-58: while it has something to act on.
-    power = state.game.power[creature]
-    return power is not None and not state.used[creature] and effects.playable(state, player, power)
-
-
-def attack_actions(state: CubeState, player: int) -> list[Action]:
+        legal += game.guard_rows[len(field)]  # CUBE-34
     # CUBE-38: any one of your creatures attacks; CUBE-35: only a Guard is attacked unless a card says
     # otherwise; CUBE-37: with 3 or more players the attacker picks the opponent.
-    field = state.fields[player]
-    if not field:
-        return []
-    table = state.game.attack_table
-    out: list[Action] = []
-    for other, theirs in enumerate(state.fields):
-        if other == player or not theirs:
-            continue
-        for target_spot in range(len(theirs) if state.attack_any else 1):
-            row = table[other][target_spot]
-            out += [row[spot] for spot in range(len(field))]
-    return out
+    attackers = len(field)
+    before = len(legal)
+    if attackers:
+        table = game.attack_table
+        for other, theirs in enumerate(state.fields):
+            if other != player and theirs:
+                if state.attack_any:
+                    for row in table[other][:len(theirs)]:
+                        legal += row[:attackers]
+                else:
+                    legal += table[other][0][:attackers]
+    if len(legal) == before:
+        legal.append(game.end_turn)  # CUBE-55: no attack is possible
+    return legal
 
 
 def play_creature(state: CubeState, player: int, creature: int) -> None:

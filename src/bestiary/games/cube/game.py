@@ -12,7 +12,7 @@ from bestiary.core.cards import CardSet
 from bestiary.core.effects import Effect
 from bestiary.core.errors import StateFormatError
 from bestiary.core.registry import register_game
-from bestiary.games.cube import flow, rules, tensor, view
+from bestiary.games.cube import effects, flow, rules, tensor, view
 from bestiary.games.cube.actions import (
     Attach,
     Attack,
@@ -28,7 +28,7 @@ from bestiary.games.cube.actions import (
 )
 from bestiary.games.cube.cards import CARD_TYPES, STARTER_DECK, UPGRADE_KINDS, CubeCard, load_deck
 from bestiary.games.cube.heuristic import CubeHeuristic
-from bestiary.games.cube.rules import ACTION, CREATURE, MAX_SPOTS, REACTION, UPGRADE
+from bestiary.games.cube.rules import ACTION, CREATURE, MAX_SPOTS, REACTION, UPGRADE, WEAPON
 from bestiary.games.cube.state import CubeState
 
 MAX_PLAYERS = 5  # CUBE-2
@@ -105,6 +105,8 @@ class CubeCreatures(Game):
                                for c in range(len(ids)) if kinds[c] == UPGRADE}
         self.power_actions = tuple(add(UsePower(len(actions), s)) for s in range(MAX_SPOTS))
         self.guard_actions = {s: add(ChangeGuard(len(actions), s)) for s in range(1, MAX_SPOTS)}
+        # the guard swaps open to a battlefield of each size
+        self.guard_rows = tuple(tuple(self.guard_actions[s] for s in range(1, size)) for size in range(MAX_SPOTS + 1))
         self.attack_table = tuple(tuple(tuple(add(Attack(len(actions), p, t, s)) for s in range(MAX_SPOTS))
                                         for t in range(MAX_SPOTS)) for p in range(players))
         self.end_turn = add(EndTurn(len(actions)))
@@ -113,8 +115,23 @@ class CubeCreatures(Game):
         self.react_actions = {c: add(React(len(actions), ids[c])) for c in range(len(ids)) if kinds[c] == REACTION}
         self.pass_action = add(Pass(len(actions)))
         self._player_actions = tuple(actions)
+        self._build_main_tables()
         self.roll_actions = tuple(Roll(i, face) for i, face in enumerate(rules.DIE_FACES))
         self.first_player_actions = tuple(FirstPlayer(len(rules.DIE_FACES) + p, p) for p in range(players))
+
+    def _build_main_tables(self) -> None:
+        """Per card, the main-phase part it takes (CUBE-19): a creature's play, an action card's play with
+        its test of having something to act on (CUBE-58), an upgrade's attachments by spot, a creature
+        power's test (None: no power)."""
+        cards = range(len(self.ids))
+        kinds, effect, power = self.ctype, self.effect, self.power
+        self.creature_plays = tuple(self.play_actions[c] if kinds[c] == CREATURE else None for c in cards)
+        self.action_plays = tuple((self.play_actions[c], effects.playable_test(effect[c]))  # type: ignore[arg-type]
+                                  if kinds[c] == ACTION else None for c in cards)
+        self.upgrade_attaches = tuple((self.attach_actions[c], self.kind[c] == WEAPON) if kinds[c] == UPGRADE else None
+                                      for c in cards)
+        self.power_tests = tuple(None if power[c] is None else effects.playable_test(power[c])  # type: ignore[arg-type]
+                                 for c in cards)
 
     def player_action_table(self) -> tuple[Action, ...]:
         return self._player_actions
