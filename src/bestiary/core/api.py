@@ -430,8 +430,12 @@ class State(ABC):
         if (cache is not None and isinstance(action, Action)
                 and (player == cache[0] or (player is None and cache[2]))):
             # legal_actions has just checked this player and listed their actions in this very position
-            if action not in cache[1]:
-                raise IllegalActionError(action, cache[0], self._illegal_reason(action, cache[0]))
+            for listed in cache[1]:
+                if listed is action:  # the listed object itself, found without a dataclass __eq__ per entry
+                    break
+            else:
+                if action not in cache[1]:
+                    raise IllegalActionError(action, cache[0], self._illegal_reason(action, cache[0]))
             self._legal_cache = None
             self._apply(action, cache[0])
             self._history = (self._history, (cache[0], action))
