@@ -24,6 +24,7 @@ TARGET = "target"  # the current player chooses what an action card or power act
 RESPOND = "respond"  # a response window: the listed players play a reaction or pass
 ROLL = "roll"  # chance: the attack die
 PHASES = (FIRST_PLAYER, PLACE, MAIN, TARGET, RESPOND, ROLL, OVER)
+CHANCE_PHASES = frozenset({FIRST_PLAYER, ROLL})
 
 # The main-phase parts, each once per turn (CUBE-19).
 DID_CREATURE, DID_ACTION, DID_UPGRADE, DID_POWER, DID_GUARD = 1, 2, 4, 8, 16

@@ -86,10 +86,20 @@ class CubeState(State):
             return TERMINAL
         return CHANCE
 
+    # The phase alone answers these, which every playout loop asks at each step.
+    def is_terminal(self) -> bool:
+        return self.phase == rules.OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in flow.CHANCE_PHASES
+
     def players_to_act(self) -> list[int]:
-        if self.phase == flow.RESPOND:
+        phase = self.phase
+        if phase == flow.MAIN or phase == flow.PLACE or phase == flow.TARGET:
+            return [self.current]
+        if phase == flow.RESPOND:
             return list(self.responders)
-        return super().players_to_act()
+        return []
 
     def decision_kind(self) -> str:
         return "response" if self.phase == flow.RESPOND else super().decision_kind()

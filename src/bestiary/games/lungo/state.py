@@ -72,6 +72,13 @@ class LungoState(State):
             return self.target
         return self.active
 
+    # Whether chance jobs are due, and the phase, answer these, which every playout loop asks at each step.
+    def is_terminal(self) -> bool:
+        return not self.jobs and self.phase == rules.OVER
+
+    def is_chance_node(self) -> bool:
+        return bool(self.jobs)
+
     def players_to_act(self) -> list[int]:
         if self.jobs or self.phase == rules.OVER:
             return []
