@@ -328,8 +328,11 @@ def reaction_applies(state: CubeState, card: int, trigger: str) -> bool:
 
 
 def holds_reaction(state: CubeState, player: int, trigger: str) -> bool:
-    kinds = state.game.ctype
-    return any(kinds[c] == REACTION and reaction_applies(state, c, trigger) for c in state.hands[player])
+    answers = state.game.trigger  # what each card answers: None but for reactions
+    for card in state.hands[player]:  # noqa: SIM110  (a loop: a generator costs a call on every card)
+        if answers[card] == trigger and reaction_applies(state, card, trigger):
+            return True
+    return False
 
 
 def open_window(state: CubeState, trigger: str) -> None:

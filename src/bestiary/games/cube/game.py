@@ -118,6 +118,9 @@ class CubeCreatures(Game):
         self._build_main_tables()
         self.roll_actions = tuple(Roll(i, face) for i, face in enumerate(rules.DIE_FACES))
         self.first_player_actions = tuple(FirstPlayer(len(rules.DIE_FACES) + p, p) for p in range(players))
+        # CUBE-40, CUBE-17: a fair die and a fair draw of the first player, as chance lists them
+        self.roll_outcomes = tuple((face, 1.0 / 6) for face in self.roll_actions)
+        self.first_player_outcomes = tuple((seat, 1.0 / players) for seat in self.first_player_actions)
 
     def _build_main_tables(self) -> None:
         """Per card, the main-phase part it takes (CUBE-19): a creature's play, an action card's play with

@@ -149,17 +149,23 @@ class CubeState(State):
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == flow.ROLL:
-            return [(face, 1.0 / 6) for face in self.game.roll_actions]
+            return list(self.game.roll_outcomes)
         if self.phase == flow.FIRST_PLAYER:
-            n = self.game.num_players
-            return [(seat, 1.0 / n) for seat in self.game.first_player_actions]
+            return list(self.game.first_player_outcomes)
         return []
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
-        # The outcomes are whole tables, where `in` finds the very object chance_outcomes listed.
+        # The outcomes are whole tables, each outcome at the place its index names: the very object listed
+        # is found there without comparing it with the others.
+        table: tuple[Action, ...]
         if self.phase == flow.ROLL:
-            return outcome in self.game.roll_actions
-        return self.phase == flow.FIRST_PLAYER and outcome in self.game.first_player_actions
+            table = self.game.roll_actions
+        elif self.phase == flow.FIRST_PLAYER:
+            table = self.game.first_player_actions
+        else:
+            return False
+        position = outcome.index - table[0].index
+        return (0 <= position < len(table) and table[position] is outcome) or outcome in table
 
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
