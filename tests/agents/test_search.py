@@ -191,11 +191,11 @@ def test_response_window_answers_by_each_responders_return() -> None:
 def test_ucb_prior_tries_the_hint_first_and_favours_it() -> None:
     a, b = Move(0, "a"), Move(1, "b")
     node = Node()
-    assert ucb_choice(node, 0, [a, b], 1.0, random.Random(0), hint=b, prior=1.0) == b
+    assert ucb_choice(node, 0, [a, b], 1.0, random.Random(0), order=[b], prior=1.0) == b
     for action in (a, b):
         edge = node.edges[(0, action)]
         edge.visits, edge.total = 4, 2.0  # equal statistics: only the prior tells them apart
-    assert all(ucb_choice(node, 0, [a, b], 1.0, random.Random(seed), hint=b, prior=1.0) == b for seed in range(5))
+    assert all(ucb_choice(node, 0, [a, b], 1.0, random.Random(seed), order=[b], prior=1.0) == b for seed in range(5))
 
 
 def test_search_with_a_prior_starts_from_the_heuristics_move() -> None:

@@ -36,7 +36,21 @@ def test_a_new_move_opens_only_while_fewer_than_widen_sqrt_visits_are_open() -> 
 
 def test_the_heuristics_move_opens_first_whatever_the_widening() -> None:
     node = node_with_visits({0: 3, 1: 3, 2: 2})
-    assert ucb_choice(node, 0, MOVES, 1.0, random.Random(1), hint=MOVES[7], prior=1.0, widen=1.0) == MOVES[7]
+    assert ucb_choice(node, 0, MOVES, 1.0, random.Random(1), order=[MOVES[7]], prior=1.0, widen=1.0) == MOVES[7]
+
+
+def test_new_moves_open_in_the_heuristics_order() -> None:
+    # The heuristic ranks m5 first, then m2, then m8: with m5 open and visited, m2 opens next, then m8,
+    # then the unranked rest at random.
+    order = [MOVES[5], MOVES[2], MOVES[8]]
+    assert ucb_choice(node_with_visits({5: 3}), 0, MOVES, 1.0, random.Random(1), order=order, widen=1.0) == MOVES[2]
+    assert ucb_choice(node_with_visits({5: 3, 2: 3}), 0, MOVES, 1.0, random.Random(1), order=order,
+                      widen=1.0) == MOVES[8]
+    rest = {ucb_choice(node_with_visits({5: 3, 2: 3, 8: 3}), 0, MOVES, 1.0, random.Random(seed), order=order)
+            for seed in range(20)}
+    assert len(rest) > 1 and not rest & set(order)
+    # A ranked move not legal here (another determinization's) is skipped.
+    assert ucb_choice(Node(), 0, MOVES[:5], 1.0, random.Random(1), order=[MOVES[9], MOVES[3]]) == MOVES[3]
 
 
 def test_widen_setting_by_name_and_its_bad_values() -> None:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from bestiary.agents.base import Agent, SeatView, register_agent
-from bestiary.core.api import CHANCE, Action, Game, State
+from bestiary.core.api import CHANCE, Action, Game, State, StateRanking
 from bestiary.core.chance import sample_chance
 from bestiary.core.errors import IllegalActionError, OptionError
 
@@ -88,11 +88,11 @@ class Edge:
 class Node:
     """A point of the tree, reached by the choices (and branched chance outcomes) on the way to it."""
 
-    __slots__ = ("edges", "hints", "joint", "outcomes")
+    __slots__ = ("edges", "joint", "orders", "outcomes")
 
     def __init__(self) -> None:
         self.edges: dict[tuple[int, Action], Edge] = {}  # (player, action) -> statistics
-        self.hints: dict[int, Action] = {}  # the heuristic's move for each player here (with a prior)
+        self.orders: dict[int, Sequence[Action]] = {}  # the heuristic's moves for each player here, best first
         self.joint: dict[tuple[tuple[int, Action], ...], Node] = {}  # after a simultaneous choice or race
         self.outcomes: dict[Action, Node] = {}  # after a branched chance outcome
 
@@ -101,15 +101,17 @@ class Node:
 
 
 def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: float,
-               rng: random.Random, hint: Action | None = None, prior: float = 0.0, widen: float = 0.0) -> Action:
-    """The action `player` tries at `node`: an untried one at random (`hint` first), else the best
-    UCB score, `hint` scoring `prior / (visits + 1)` more. `legal` must not be empty. With `widen`, an
+               rng: random.Random, order: Sequence[Action] = (), prior: float = 0.0, widen: float = 0.0) -> Action:
+    """The action `player` tries at `node`: an untried one, else the best UCB score. `order` is the
+    heuristic's moves, best first: untried moves are opened in that order (the rest at random), and the
+    first, the hint, scores `prior / (visits + 1)` more. `legal` must not be empty. With `widen`, an
     untried action is opened only while fewer than `widen * sqrt(visits + 1)` are open (progressive
     widening), so a small budget is not spread one visit each over a hundred moves.
 
     Every legal action's availability count goes up, so an action that is often unavailable (in
     other determinizations) is not penalised for the visits it could not get.
     """
+    hint = order[0] if order else None
     untried: list[Action] = []
     best: list[Action] = []
     best_score = -math.inf
@@ -132,9 +134,12 @@ def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: fl
             best, best_score = [action], score
         elif score == best_score:
             best.append(action)
-    if hint in untried:
-        return hint
-    if untried and not (widen and best and opened >= widen * math.sqrt(visits + 1)):
+    if untried and (hint in untried or not (widen and best and opened >= widen * math.sqrt(visits + 1))):
+        if order:
+            waiting = set(untried)
+            for action in order:
+                if action in waiting:
+                    return action
         return rng.choice(untried)
     # Ties go to chance: at a simultaneous choice, two players breaking ties alike would move in step.
     return best[0] if len(best) == 1 else rng.choice(best)
@@ -166,11 +171,14 @@ def acting_player(state: State, rng: random.Random) -> int:
 
 def play_out(state: State, policy: RolloutPolicy, rng: random.Random, cutoff: int | None = None) -> list[float]:
     """Play `state` to its end with `policy` for every player; the returns. With a `cutoff`, the game's
-    heuristic value after that many steps stands for the returns, where the game has one."""
+    heuristic value after that many steps stands for the returns, where the game has one; a value may
+    decline to score a position in the middle of something (a combat whose dice are still rolling), and
+    the playout goes on to the first one it scores."""
+    game = state.game
     steps = 0
     while not state.is_terminal():
-        if steps == cutoff:
-            estimate = state.game.heuristic_value(state)
+        if cutoff is not None and steps >= cutoff:
+            estimate = game.heuristic_value(state)
             if estimate is not None:
                 return estimate
         steps += 1
@@ -195,6 +203,7 @@ class SearchAgent(Agent):
         self.last_simulations = 0
         self._root_state: State | None = None  # the position last searched (MCTS reuse)
         self.hint_policy: RolloutPolicy = random_rollout_policy  # the game's heuristic, set by each search
+        self.ranking: StateRanking | None = None  # the game heuristic's order of moves, set by each search
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
         if len(view.legal_actions) == 1:
@@ -213,6 +222,7 @@ class SearchAgent(Agent):
         base = None if self.fresh_determinization else view.sample_state(rng)
         root = self._reused_root(base) if base is not None and settings.reuse else Node()
         self.hint_policy = heuristic_rollout_policy(view.game)
+        self.ranking = view.game.heuristic_state_ranking()
         policy = self.hint_policy if settings.rollout == "heuristic" else random_rollout_policy
         deadline = None if settings.seconds is None else self.clock() + settings.seconds
         done = 0
@@ -280,12 +290,12 @@ class SearchAgent(Agent):
     def _choose(self, node: Node, state: State, player: int, policy: RolloutPolicy, rng: random.Random) -> Action:
         legal = state.legal_actions(player)
         settings = self.settings
-        if not settings.prior or self.hint_policy is random_rollout_policy:  # no heuristic, no hint
+        if self.ranking is None or not (settings.prior or settings.widen):  # no heuristic order wanted or known
             return ucb_choice(node, player, legal, settings.exploration, rng, widen=settings.widen)
-        hint = node.hints.get(player)
-        if hint is None:  # asked once per node and player: the first state to reach it stands for all
-            hint = node.hints[player] = self.hint_policy(state, player, legal, rng)
-        return ucb_choice(node, player, legal, settings.exploration, rng, hint, settings.prior, settings.widen)
+        order = node.orders.get(player)
+        if order is None:  # asked once per node and player: the first state to reach it stands for all
+            order = node.orders[player] = self.ranking(state, legal, player, rng)
+        return ucb_choice(node, player, legal, settings.exploration, rng, order, settings.prior, settings.widen)
 
     def _branches(self, outcomes: int) -> bool:
         return not self.fresh_determinization and outcomes <= self.settings.chance_branching

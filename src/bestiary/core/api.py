@@ -124,6 +124,12 @@ class StatePolicy(Protocol):
     def __call__(self, state: State, legal: Sequence[Action], player: int, rng: random.Random) -> Action: ...
 
 
+class StateRanking(Protocol):
+    """A heuristic's view of all of `player`'s legal actions in a full state: best first."""
+
+    def __call__(self, state: State, legal: Sequence[Action], player: int, rng: random.Random) -> list[Action]: ...
+
+
 class Game(ABC):
     """A configured game: rules, options and card set fixed. Makes states."""
 
@@ -196,6 +202,22 @@ class Game(ABC):
             return policy(state.observation(player), legal, player, rng)
 
         return from_observation
+
+    def heuristic_state_ranking(self) -> StateRanking | None:
+        """The heuristic's legal actions best first, read from a full state, for searches' priors and
+        progressive widening: its policy's `rank_on_state(state, legal, player, rng)` where it has one,
+        else its one choice alone (the rest unranked); None without a heuristic."""
+        rank: StateRanking | None = getattr(self.heuristic_policy(), "rank_on_state", None)
+        if rank is not None:
+            return rank
+        choose = self.heuristic_state_policy()
+        if choose is None:
+            return None
+
+        def first_choice(state: State, legal: Sequence[Action], player: int, rng: random.Random) -> list[Action]:
+            return [choose(state, legal, player, rng)]
+
+        return first_choice
 
     def heuristic_value(self, state: State) -> list[float] | None:
         """The heuristic's estimate of each player's return from a full `state` (on the scale of `returns()`),

@@ -44,6 +44,8 @@ def test_the_heuristic_reads_the_same_position_from_a_state_as_from_the_observat
                 draws = rng.getrandbits(32)
                 chosen = policy.on_state(state, legal, player, random.Random(draws))
                 assert chosen is policy(state.observation(player), legal, player, random.Random(draws))
+                ranked = policy.rank_on_state(state, legal, player, random.Random(draws))
+                assert ranked[0] is chosen and sorted(map(str, ranked)) == sorted(map(str, legal))
                 checked += 1
                 state.apply_action(agents[player].act(SeatView(state, player), rng), player=player)
     assert checked > 400

@@ -157,8 +157,11 @@ class CritsHeuristic:
         self._strength: dict[int, float] = {}  # card index -> mean attack plus defence pips
         self._facts: tuple[CardFacts, ...] | None = None  # card_facts of every card of the game
 
-    def value(self, state: CritsState) -> list[float]:
-        """Each side's return estimated from its material on the board and whether it has a King."""
+    def value(self, state: CritsState) -> list[float] | None:
+        """Each side's return estimated from its material on the board and whether it has a King; None in
+        the middle of an attack (its dice decide the material), so that a playout rolls them first."""
+        if state.phase != rules.TURN:
+            return None
         material = [0.0, 0.0]
         for piece, place in enumerate(state.where):
             if place == rules.BOARD:
@@ -185,6 +188,13 @@ class CritsHeuristic:
             self._facts = tuple(card_facts(card) for card in state.game.cards)
         return self.choose(Position.from_state(state, player, self._facts), legal, rng)
 
+    def rank_on_state(self, state: CritsState, legal: Sequence[Action], player: int,
+                      rng: random.Random) -> list[Action]:
+        """Every legal action, best first by the same scores (the first is `on_state`'s choice)."""
+        if self._facts is None:
+            self._facts = tuple(card_facts(card) for card in state.game.cards)
+        return self.ranked(Position.from_state(state, player, self._facts), legal, rng)
+
     def choose(self, position: Position, legal: Sequence[Action], rng: random.Random) -> Action:
         for action in legal:
             if isinstance(action, Word) and action.word == "counter":
@@ -192,6 +202,13 @@ class CritsHeuristic:
         reading = Reading(position)
         scored = [(self.score(reading, a), rng.random(), a) for a in legal]
         return max(scored, key=lambda s: (s[0], s[1]))[2]
+
+    def ranked(self, position: Position, legal: Sequence[Action], rng: random.Random) -> list[Action]:
+        counter = [a for a in legal if isinstance(a, Word) and a.word == "counter"]
+        reading = Reading(position)
+        scored = sorted(((self.score(reading, a), rng.random(), a) for a in legal if a not in counter),
+                        key=lambda s: (s[0], s[1]), reverse=True)
+        return counter + [a for _, _, a in scored]
 
     def score(self, reading: Reading, action: Action) -> float:
         position = reading.position
