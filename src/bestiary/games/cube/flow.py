@@ -12,7 +12,7 @@ from bestiary.core.effects import Effect
 from bestiary.games.cube import effects, events, rules
 from bestiary.games.cube.effects import Context
 from bestiary.games.cube.events import seat
-from bestiary.games.cube.rules import NO_CARD, OVER, REACTION
+from bestiary.games.cube.rules import NO_CARD, OVER
 
 if TYPE_CHECKING:
     from bestiary.games.cube.state import CubeState
@@ -312,13 +312,11 @@ def reaction_applies(state: CubeState, card: int, trigger: str) -> bool:
     game = state.game
     if game.trigger[card] != trigger:
         return False
-    effect = game.effect[card]
-    assert effect is not None
-    keyword, target = effect.keyword, effect.params.get("target")
+    keyword, target = game.reaction_effects[card]
     if keyword == "cancel-effect":
         return not state.cancelled
-    in_play = (rules.owner_of(state, state.attacker), rules.owner_of(state, state.defender))
-    if trigger == "attack" and NO_CARD in in_play:
+    if trigger == "attack" and (rules.owner_of(state, state.attacker) == NO_CARD
+                                or rules.owner_of(state, state.defender) == NO_CARD):
         return False  # the attack is off: a creature in it has been defeated
     if keyword in ("prevent-attack", "reduce-damage"):
         return not state.prevented
@@ -354,10 +352,14 @@ def open_window(state: CubeState, trigger: str) -> None:
 
 def reaction_actions(state: CubeState, player: int) -> list[Action]:
     game = state.game
-    kinds = game.ctype
-    reacts: list[Action] = [game.react_actions[c] for c in sorted(state.hands[player])
-                            if kinds[c] == REACTION and reaction_applies(state, c, state.window)]
-    return [*reacts, game.pass_action]
+    window = state.window
+    answers = game.trigger  # what each card answers: None but for reactions
+    legal: list[Action] = []
+    for card in sorted(state.hands[player]):
+        if answers[card] == window and reaction_applies(state, card, window):
+            legal.append(game.react_actions[card])
+    legal.append(game.pass_action)
+    return legal
 
 
 def react(state: CubeState, player: int, card: int) -> None:

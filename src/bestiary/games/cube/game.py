@@ -77,6 +77,9 @@ class CubeCreatures(Game):
         self.bonus = tuple(c.bonus or 0 for c in cards)
         self.effect: tuple[Effect | None, ...] = tuple(c.effect for c in cards)
         self.trigger = tuple(c.responds_to for c in cards)
+        # a reaction's effect keyword and target, which decide when it can still change something (CUBE-51)
+        self.reaction_effects = {i: (c.effect.keyword, c.effect.params.get("target"))
+                                 for i, c in enumerate(cards) if c.type == "reaction" and c.effect is not None}
         grandma = options.grandma
         # CUBE-50: Grandma's Rules drop creature powers; CUBE-49, CUBE-50: which cards stay in the deck.
         self.power: tuple[Effect | None, ...] = tuple(None if grandma else c.power_effect for c in cards)
