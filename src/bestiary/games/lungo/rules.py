@@ -626,7 +626,10 @@ def goal_met(state: LungoState, player: int) -> bool:
     if goal < 0:
         return False
     hand = state.hands[player]
-    return all(len(fitting.intersection(hand)) >= count for count, fitting in state.game.goal_tables[goal])
+    for count, fitting in state.game.goal_tables[goal]:  # noqa: SIM110  (a loop: a generator costs calls)
+        if len(fitting.intersection(hand)) < count:
+            return False
+    return True
 
 
 def may_take_token(state: LungoState, player: int) -> bool:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -85,9 +87,9 @@ class LungoState(State):
         phase = self.phase
         n = self.game.num_players
         if phase == rules.CHOOSE:
-            return [p for p in range(n) if not self.chosen[p]]
+            return seats_without(self.chosen)
         if phase in (rules.SWAT_RACE, rules.TOKEN_MOMENT):
-            return [p for p in range(n) if not self.passed[p]]
+            return seats_without(self.passed)
         if phase == rules.TOKEN_RACE:
             return [p for p in range(n) if p not in self.takers]
         if phase == rules.RESPONSE:
@@ -146,13 +148,13 @@ class LungoState(State):
             return []
         table, pool = self._chance_pool()
         if pool is self.pile:
-            rows = self.game.draw_outcomes(len(pool))
-            return [rows[c] for c in pool]
+            return rows_at(self.game.draw_outcomes(len(pool)), pool)
         p = 1.0 / len(pool)
         return [(table[c], p) for c in pool]
 
     def _chance_pool(self) -> tuple[Sequence[Action], Sequence[int]]:
-        """The due chance job's outcome table, and the positions in it that may come up, in listed order."""
+        """The due chance job's outcome table, and the positions in it that may come up, in listed order,
+        which is ascending (the pile and the spare goals are kept sorted)."""
         kind, player, other = self.jobs[0]
         game = self.game
         if kind == rules.GOAL:
@@ -172,7 +174,10 @@ class LungoState(State):
         if not 0 <= position < len(table):
             return False
         listed = table[position]
-        return (listed is outcome or listed == outcome) and position in pool
+        if not (listed is outcome or listed == outcome):
+            return False
+        at = bisect_left(pool, position)
+        return at < len(pool) and pool[at] == position
 
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
@@ -414,6 +419,23 @@ class LungoState(State):
             jobs.append((rules.JOB_NAMES.index(job[0]), _seat(job[1], n, "jobs"), _seat(job[2], n, "jobs")))
         state.jobs = jobs
         return state
+
+
+def rows_at(rows: Sequence[tuple[Action, float]], positions: Sequence[int]) -> list[tuple[Action, float]]:
+    """The rows at these positions, picked in one call rather than one index operation each (a draw lists the
+    whole pile)."""
+    if len(positions) < 2:  # itemgetter needs a position, and of one it gives the row, not a tuple of rows
+        return [rows[at] for at in positions]
+    return list(itemgetter(*positions)(rows))
+
+
+def seats_without(flags: list[bool]) -> list[int]:
+    """The seats whose flag is not set (who have not chosen, not passed), in seat order."""
+    out = []
+    for seat, flag in enumerate(flags):
+        if not flag:
+            out.append(seat)
+    return out
 
 
 def _list(raw: JSON, key: str, n: int) -> list[Any]:
