@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from typing import TYPE_CHECKING, Any
 
 from bestiary.games.lungo import events
@@ -30,10 +30,12 @@ PHASES = (SETUP, TURN_DRAW, PLAY, TARGET, RESPONSE, CHOOSE, FIGHT, DICE, SWAT_PL
           TOKEN_MOMENT, TOKEN_RACE, OVER)
 RACE_PHASES = frozenset({SWAT_RACE, TOKEN_MOMENT, TOKEN_RACE})
 SIMULTANEOUS_PHASES = RACE_PHASES | {CHOOSE}
+SELF_ADVANCING = frozenset({SETUP, TURN_DRAW, FIGHT, DICE, WINNINGS_DRAW})  # phases that move on once no job is due
 
 # Pending chance jobs: (kind, player, other player or 0).
 GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL = range(8)
 JOB_NAMES = ("goal", "deal", "draw", "turn-draw", "steal", "discard", "swat", "roll")
+DRAW_JOBS = frozenset({DEAL, DRAW, TURN_DRAW_JOB})  # the jobs that take a card from the draw pile
 
 TARGETED = frozenset({"steal", "swap-hands", "discard-random", "pass-affliction"})
 
@@ -62,7 +64,7 @@ def refill_pile(state: LungoState) -> None:
 
 def job_possible(state: LungoState, job: tuple[int, int, int]) -> bool:
     kind, player, other = job
-    if kind in (DEAL, DRAW, TURN_DRAW_JOB):
+    if kind in DRAW_JOBS:
         refill_pile(state)
         if kind == TURN_DRAW_JOB:
             return bool(state.pile)
@@ -98,13 +100,22 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
 
 def apply_draw(state: LungoState, card: int) -> None:
     kind, player, _ = state.jobs.pop(0)
-    state.pile.remove(card)
+    take_from_pile(state, card)
     if kind == TURN_DRAW_JOB:
         turn_draw(state, player, card)
     elif kind == SWAT:  # from the draw pile once the hand is empty (LUNGO-52)
         place_on_central_pile(state, player, card)
     else:
         take_into_hand(state, player, card, kind)
+
+
+def take_from_pile(state: LungoState, card: int) -> None:
+    """The pile is kept sorted, so the card is found by bisection rather than a scan."""
+    pile = state.pile
+    at = bisect_left(pile, card)
+    if at == len(pile) or pile[at] != card:
+        raise ValueError(f"{state.game.ids[card]} is not in the draw pile")
+    del pile[at]
 
 
 def turn_draw(state: LungoState, player: int, card: int) -> None:
@@ -670,6 +681,8 @@ def settle(state: LungoState) -> None:
         if state.jobs:
             return
         phase = state.phase
+        if phase not in SELF_ADVANCING:
+            return
         if phase == SETUP:
             start_turn(state)
         elif phase == TURN_DRAW:  # nothing left to draw
@@ -678,7 +691,5 @@ def settle(state: LungoState) -> None:
             continue_fight(state)
         elif phase == DICE:
             settle_dice(state)
-        elif phase == WINNINGS_DRAW:
+        else:  # the battle's winnings are drawn
             end_turn(state)
-        else:
-            return

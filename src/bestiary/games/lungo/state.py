@@ -82,16 +82,19 @@ class LungoState(State):
         return bool(self.jobs)
 
     def players_to_act(self) -> list[int]:
-        if self.jobs or self.phase == rules.OVER:
+        if self.jobs:
             return []
         phase = self.phase
-        n = self.game.num_players
+        if phase == rules.PLAY:
+            return [self.active]
+        if phase == rules.TOKEN_MOMENT or phase == rules.SWAT_RACE:
+            return seats_without(self.passed)
+        if phase == rules.OVER:
+            return []
         if phase == rules.CHOOSE:
             return seats_without(self.chosen)
-        if phase in (rules.SWAT_RACE, rules.TOKEN_MOMENT):
-            return seats_without(self.passed)
         if phase == rules.TOKEN_RACE:
-            return [p for p in range(n) if p not in self.takers]
+            return [p for p in range(self.game.num_players) if p not in self.takers]
         if phase == rules.RESPONSE:
             return [self.target]
         return [self.active]
@@ -157,13 +160,15 @@ class LungoState(State):
         which is ascending (the pile and the spare goals are kept sorted)."""
         kind, player, other = self.jobs[0]
         game = self.game
+        if kind in rules.DRAW_JOBS:
+            return game.draw_actions, self.pile
         if kind == rules.GOAL:
             return game.goal_actions, self.spare_goals
         if kind == rules.ROLL:
             return game.roll_actions, range(len(game.roll_actions))
         if kind in (rules.STEAL, rules.DISCARD) or (kind == rules.SWAT and self.hands[player]):
             return game.pick_actions, sorted(self.hands[other if kind == rules.STEAL else player])
-        return game.draw_actions, self.pile
+        return game.draw_actions, self.pile  # a swat from the draw pile once the hand is empty (LUNGO-52)
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
         # A look-up by index, not a scan of the list: a draw has as many outcomes as the pile has cards.
