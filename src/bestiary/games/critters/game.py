@@ -82,6 +82,9 @@ class CritterCapture(Game):
         self.draw_actions = tuple(Draw(i, colour) for i, colour in enumerate(COLOURS))
         self.choose_actions = tuple(Choose(4 + i, a) for i, a in enumerate(ATTRIBUTES))
         self.flip_actions = tuple(Flip(i, card_id) for i, card_id in enumerate(self.instance_ids))
+        # CRITTERS-38: each card's flip with its chance in a deck of each size, made once, as every flip lists them
+        self.flip_rows = {size: tuple((flip, 1.0 / size) for flip in self.flip_actions)
+                          for size in range(1, max(len(cards) for cards in self.cards_by_colour) + 1)}
         self.first_player_actions = tuple(
             FirstPlayer(len(self.cards) + p, p) for p in range(options.players))
         self._heuristic: CritterHeuristic | None = None

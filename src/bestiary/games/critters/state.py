@@ -72,7 +72,12 @@ class CritterState(State):
         if self.phase in rules.CHOICE_PHASES:
             return self.game.choose_actions
         # CRITTERS-39: an empty colour deck cannot be drawn from.
-        return [self.game.draw_actions[c] for c in range(4) if self.decks[c]]
+        draws = self.game.draw_actions
+        legal = []
+        for colour, deck in enumerate(self.decks):
+            if deck:
+                legal.append(draws[colour])
+        return legal
 
     def _illegal_reason(self, action: Action, player: int) -> str:
         if isinstance(action, Draw) and self.phase in (rules.ACTIVE_DRAW, rules.CHALLENGE_DRAW):
@@ -90,9 +95,11 @@ class CritterState(State):
             return [(self.game.first_player_actions[p], 1.0 / n) for p in range(n)]
         if self.phase in (rules.ACTIVE_FLIP, rules.CHALLENGE_FLIP):
             deck = self.decks[self.pending]  # type: ignore[index]
-            p = 1.0 / len(deck)
-            flips = self.game.flip_actions
-            return [(flips[card], p) for card in deck]
+            rows = self.game.flip_rows[len(deck)]
+            outcomes: list[tuple[Action, float]] = []
+            for card in deck:
+                outcomes.append(rows[card])
+            return outcomes
         return []
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
