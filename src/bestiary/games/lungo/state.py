@@ -115,7 +115,10 @@ class LungoState(State):
         if phase == rules.PLAY:
             playable = game.playable[bool(self.afflictions[player])]
             plays = game.play_actions
-            out: list[Action] = [plays[c] for c in sorted(self.hands[player]) if playable[c]]
+            out: list[Action] = []
+            for card in sorted(self.hands[player]):
+                if playable[card]:
+                    out.append(plays[card])
             if rules.may_take_token(self, player):
                 out.append(game.grab)
             out.append(game.end_turn)
