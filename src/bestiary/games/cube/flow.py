@@ -129,7 +129,8 @@ def main_actions(state: CubeState, player: int) -> list[Action]:
     field = state.fields[player]
     done = state.done
     legal: list[Action] = []
-    if not done & DID_CREATURE:
+    always = effects.always
+    if not done & DID_CREATURE and (not field or len(field) < state.limits[player]):
         # CUBE-22: one creature card a turn, up to the battlefield's limit (CUBE-23).
         plays = game.creature_plays
         creatures: list[Action] = []
@@ -139,14 +140,13 @@ def main_actions(state: CubeState, player: int) -> list[Action]:
                 creatures.append(play)
         if not field and creatures:
             return creatures  # CUBE-20, CUBE-25: an empty battlefield must get a creature first
-        if len(field) < state.limits[player]:
-            legal = creatures
+        legal = creatures
     if not done & DID_ACTION:
         # CUBE-26, CUBE-58: an action card that has something to act on.
         action_plays = game.action_plays
         for card in hand:
             entry = action_plays[card]
-            if entry is not None and (entry[1] is effects.always or entry[1](state, player)):
+            if entry is not None and (entry[1] is always or entry[1](state, player)):
                 legal.append(entry[0])
     if not done & DID_UPGRADE:
         # CUBE-27, CUBE-28: under a creature without an upgrade of its kind.
@@ -160,11 +160,11 @@ def main_actions(state: CubeState, player: int) -> list[Action]:
                         legal.append(attaches[spot])
     if not done & DID_POWER and game.powers_in_play:
         # CUBE-32: each creature power once per game; CUBE-58: while it has something to act on.
-        tests, used = game.power_tests, state.used
+        tests, used, powers = game.power_tests, state.used, game.power_actions
         for spot, creature in enumerate(field):
             ready = tests[creature]
-            if ready is not None and not used[creature] and (ready is effects.always or ready(state, player)):
-                legal.append(game.power_actions[spot])
+            if ready is not None and not used[creature] and (ready is always or ready(state, player)):
+                legal.append(powers[spot])
     if not done & DID_GUARD:
         legal += game.guard_rows[len(field)]  # CUBE-34
     # CUBE-38: any one of your creatures attacks; CUBE-35: only a Guard is attacked unless a card says
