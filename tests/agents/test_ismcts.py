@@ -52,13 +52,14 @@ def twin_states(mine: int, bets: list[str]) -> tuple[State, State]:
     return kuhn_state((mine, first), bets), kuhn_state((mine, second), bets)
 
 
+@pytest.mark.parametrize("root", ["ucb", "halving"])
 @pytest.mark.parametrize(("mine", "bets"), INFORMATION_SETS)
-def test_same_observation_same_move_and_same_tree(mine: int, bets: list[str]) -> None:
+def test_same_observation_same_move_and_same_tree(mine: int, bets: list[str], root: str) -> None:
     one, other = twin_states(mine, bets)
     assert one.observation(0) == other.observation(0)
     assert one.to_json() != other.to_json()
     for seed in range(3):
-        agents = [ISMCTSAgent(SearchSettings(simulations=300)) for _ in range(2)]
+        agents = [ISMCTSAgent(SearchSettings(simulations=300, root=root)) for _ in range(2)]
         moves = [agent.act(SeatView(state, 0), random.Random(seed))
                  for agent, state in zip(agents, (one, other), strict=True)]
         assert moves[0] == moves[1]
@@ -84,10 +85,11 @@ def test_ismcts_determinizes_once_per_simulation_and_mcts_once_per_move() -> Non
     assert view.samples == 1
 
 
-def test_ismcts_plays_kuhn_sensibly() -> None:
+@pytest.mark.parametrize("root", ["ucb", "halving"])
+def test_ismcts_plays_kuhn_sensibly(root: str) -> None:
     # With the king, calling a bet always wins; with the jack, calling always loses.
     king, jack = kuhn_state((2, 0), ["check", "bet"]), kuhn_state((0, 2), ["check", "bet"])
-    agent = ISMCTSAgent(SearchSettings(simulations=500))
+    agent = ISMCTSAgent(SearchSettings(simulations=500, root=root))
     assert str(agent.act(SeatView(king, 0), random.Random(1))) == "call"
     assert str(agent.act(SeatView(jack, 0), random.Random(1))) == "fold"
 

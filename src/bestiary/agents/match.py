@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bestiary.agents.base import Agent, SeatView
 from bestiary.core.api import Game, State
@@ -16,12 +16,14 @@ def seat_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"bestiary-agent/{seed}/{seat}")
 
 
-def play_match(game: Game, agents: Sequence[Agent], seed: int) -> State:
+def play_match(game: Game, agents: Sequence[Agent], seed: int,
+               watch: Callable[[State], None] | None = None) -> State:
     """Play a game with one agent per seat; the same seed always gives the same game.
 
     Each agent sees only its SeatView. Chance uses its own generator. In a race every racer chooses,
     and the shortest reaction delay arrives first (ties to the lower seat); otherwise the first listed
     player acts, so simultaneous choices and response windows are asked one player at a time.
+    `watch`, if given, sees every position before anything is done in it (the referee's view).
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for {game.num_players} seats")
@@ -29,6 +31,8 @@ def play_match(game: Game, agents: Sequence[Agent], seed: int) -> State:
     chance = random.Random(f"bestiary-chance/{seed}")
     rngs = [seat_rng(seed, seat) for seat in range(game.num_players)]
     while not state.is_terminal():
+        if watch is not None:
+            watch(state)
         kind = state.decision_kind()
         if kind == "chance":
             state.apply_action(sample_chance(state, chance))

@@ -33,6 +33,7 @@ from bestiary.core.chance import sample_chance
 from bestiary.core.errors import IllegalActionError, OptionError
 
 ROLLOUTS = ("random", "heuristic")
+ROOTS = ("ucb", "halving")
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,9 @@ class SearchSettings:
     prior: float = 0.0  # weight of the game heuristic's move at each tree node (progressive bias); 0: off
     cutoff: int | None = None  # playout steps after the tree before the game's heuristic value scores it; None: none
     widen: float = 0.0  # progressive widening: a node opens at most widen * sqrt(visits + 1) moves; 0: all
+    root: str = "ucb"  # "ucb", or "halving": sequential halving over the root's moves with common random numbers
+    candidates: int = 0  # halving: the heuristic's best moves it weighs (0: every legal move)
+    margin: float = 1.0  # halving: standard errors by which a move must beat the heuristic's to be played
 
     def __post_init__(self) -> None:
         if self.simulations is None and self.seconds is None:
@@ -68,6 +72,12 @@ class SearchSettings:
             raise OptionError(f"cutoff must not be negative, not {self.cutoff}")
         if self.widen < 0:
             raise OptionError(f"widen must not be negative, not {self.widen}")
+        if self.root not in ROOTS:
+            raise OptionError(f"root must be one of {', '.join(ROOTS)}, not '{self.root}'")
+        if self.candidates < 0:
+            raise OptionError(f"top must not be negative, not {self.candidates}")
+        if self.margin < 0:
+            raise OptionError(f"margin must not be negative, not {self.margin}")
 
 
 class Edge:
@@ -145,6 +155,22 @@ def ucb_choice(node: Node, player: int, legal: Sequence[Action], exploration: fl
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def beats(better: Sequence[float], other: Sequence[float], margin: float) -> bool:
+    """Whether the paired samples `better` exceed `other` by more than `margin` standard errors of their
+    differences (any lead counts when the differences do not vary)."""
+    differences = [a - b for a, b in zip(better, other, strict=True)]
+    n = len(differences)
+    lead = mean(differences)
+    if n < 2:
+        return lead > 0 and margin == 0
+    spread = sum((d - lead) ** 2 for d in differences) / (n - 1)
+    return lead > margin * math.sqrt(spread / n) if spread else lead > 0
+
+
 RolloutPolicy = Callable[[State, int, list[Action], random.Random], Action]
 
 
@@ -204,11 +230,14 @@ class SearchAgent(Agent):
         self._root_state: State | None = None  # the position last searched (MCTS reuse)
         self.hint_policy: RolloutPolicy = random_rollout_policy  # the game's heuristic, set by each search
         self.ranking: StateRanking | None = None  # the game heuristic's order of moves, set by each search
+        self.last_choice: Action | None = None  # the move sequential halving chose, when it searched
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         root = self.search(view, rng)
+        if self.last_choice is not None:
+            return self.last_choice
         player = view.player
 
         def preference(action: Action) -> tuple[int, float]:
@@ -223,8 +252,13 @@ class SearchAgent(Agent):
         root = self._reused_root(base) if base is not None and settings.reuse else Node()
         self.hint_policy = heuristic_rollout_policy(view.game)
         self.ranking = view.game.heuristic_state_ranking()
+        self.last_choice = None
         policy = self.hint_policy if settings.rollout == "heuristic" else random_rollout_policy
         deadline = None if settings.seconds is None else self.clock() + settings.seconds
+        if settings.root == "halving":
+            first = base if base is not None else view.sample_state(rng)
+            if first.decision_kind() != "race":  # a race's move is applied only by arriving first
+                return self._halving(view, rng, first, base is None, policy, deadline)
         done = 0
         while settings.simulations is None or done < settings.simulations:
             if deadline is not None and done and self.clock() >= deadline:
@@ -236,8 +270,73 @@ class SearchAgent(Agent):
         self._root_state = base
         return root
 
-    def simulate(self, root: Node, state: State, policy: RolloutPolicy, rng: random.Random, seat: int) -> None:
-        """One simulation: select and expand down the tree, play out, back up each chooser's return.
+    def _halving(self, view: SeatView, rng: random.Random, first: State, resample: bool, policy: RolloutPolicy,
+                 deadline: float | None) -> Node:
+        """Sequential halving at the root: the candidate moves (the heuristic's best first) share out the budget
+        in rounds, each round halving them by their mean return, the heuristic's move kept to the end. Sample k
+        of every move starts from the same determinization with the same generator (common random numbers),
+        so two moves are told apart by what they change, not by the luck of their draws. Below the root each
+        sample is an ordinary simulation of the move's subtree. The best move is played only if it beats the
+        heuristic's by `margin` standard errors of the paired differences; otherwise the heuristic's move is."""
+        settings, player, legal = self.settings, view.player, view.legal_actions
+        order = self.ranking(first, legal, player, rng) if self.ranking is not None else []
+        unranked = [a for a in legal if a not in order]
+        rng.shuffle(unranked)
+        candidates = (order + unranked)[:settings.candidates or None]
+        hint = order[0] if order else None
+        root = Node()
+        samples: dict[Action, list[float]] = {action: [] for action in candidates}
+        seeds: list[int] = []
+        alive, taken, spent = candidates, 0, 0
+        budget, started = settings.simulations, self.clock()
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        for round_number in range(rounds):
+            if budget is None and round_number == 1 and settings.seconds is not None:
+                # a time budget: as many samples as the first round's pace fits into it
+                budget = max(spent, int(spent * settings.seconds / max(self.clock() - started, 1e-9)))
+            per = 1 if budget is None else max(1, (budget - spent) // ((rounds - round_number) * len(alive)))
+            seeds += [rng.getrandbits(64) for _ in range(taken + per - len(seeds))]
+            for k in range(taken, taken + per):
+                if deadline is not None and spent and self.clock() >= deadline:
+                    break
+                for action in alive:
+                    samples[action].append(self._sample_move(root, view, action, seeds[k], first, resample, policy))
+                    spent += 1
+            taken = min(len(samples[a]) for a in alive)
+            if len(alive) <= 2 or (deadline is not None and self.clock() >= deadline):
+                break
+            alive = sorted(alive, key=lambda a: (mean(samples[a][:taken]), a is hint), reverse=True)
+            alive = alive[:(len(alive) + 1) // 2] + ([hint] if hint in alive[(len(alive) + 1) // 2:] else [])
+        best = max(alive, key=lambda a: (mean(samples[a][:taken]), a is hint))
+        if hint is not None and best is not hint and not beats(samples[best][:taken], samples[hint][:taken],
+                                                               settings.margin):
+            best = hint
+        self.last_choice = best
+        self.last_root, self.last_simulations = root, spent
+        self._root_state = None
+        return root
+
+    def _sample_move(self, root: Node, view: SeatView, action: Action, seed: int, first: State, resample: bool,
+                     policy: RolloutPolicy) -> float:
+        """One sample of a root move: its determinization and every draw after it come from `seed`."""
+        sample_rng = random.Random(seed)
+        state = view.sample_state(sample_rng) if resample else first.clone()
+        player = view.player
+        edge = root.edges.get((player, action))
+        if edge is None:
+            edge = root.edges[(player, action)] = Edge()
+        edge.available += 1
+        state.apply_action(action, player=player)
+        if edge.child is None:
+            edge.child = Node()
+        value = self.simulate(edge.child, state, policy, sample_rng, player)[player]
+        edge.visits += 1
+        edge.total += value
+        return value
+
+    def simulate(self, root: Node, state: State, policy: RolloutPolicy, rng: random.Random,
+                 seat: int) -> list[float]:
+        """One simulation: select and expand down the tree, play out, back up each chooser's return; the returns.
 
         In a response window `seat` (the searching one) answers first when it is listed: it may
         always respond before the others have.
@@ -286,6 +385,7 @@ class SearchAgent(Agent):
         for player, edge in path:
             edge.visits += 1
             edge.total += returns[player]
+        return returns
 
     def _choose(self, node: Node, state: State, player: int, policy: RolloutPolicy, rng: random.Random) -> Action:
         legal = state.legal_actions(player)
@@ -361,7 +461,7 @@ LEVELS: dict[str, dict[str, str]] = {
 }
 SETTING_NAMES = {"sims": "simulations", "time": "seconds", "c": "exploration", "rollout": "rollout",
                  "chance": "chance_branching", "reuse": "reuse", "prior": "prior", "cutoff": "cutoff",
-                 "widen": "widen"}
+                 "widen": "widen", "root": "root", "top": "candidates", "margin": "margin"}
 
 
 def parse_settings(text: str) -> SearchSettings:
@@ -396,9 +496,9 @@ def parse_settings(text: str) -> SearchSettings:
 
 def _setting_value(key: str, value: str) -> object:
     try:
-        if key in ("sims", "chance", "cutoff"):
+        if key in ("sims", "chance", "cutoff", "top"):
             return int(value)
-        if key in ("time", "c", "prior", "widen"):
+        if key in ("time", "c", "prior", "widen", "margin"):
             return float(value)
     except ValueError:
         raise OptionError(f"search setting '{key}' wants a number, not '{value}'") from None

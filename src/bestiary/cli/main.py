@@ -14,6 +14,7 @@ import bestiary
 from bestiary.agents import agent_names
 from bestiary.cli.army import app as army_app
 from bestiary.cli.docs import doc_path
+from bestiary.cli.fitvalue import fit_value_command
 from bestiary.cli.play import HUMAN, Quit, TerminalTable
 from bestiary.cli.serve import serve
 from bestiary.cli.tournament import tournament
@@ -28,6 +29,7 @@ app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop g
 console = Console(highlight=False, soft_wrap=True)
 app.add_typer(army_app, name="army")
 app.command()(tournament)
+app.command("fit-value")(fit_value_command)
 
 
 def fail(message: str) -> typer.Exit:

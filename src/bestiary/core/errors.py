@@ -59,3 +59,14 @@ class RecordError(BestiaryError, ValueError):
 
 class ScenarioError(BestiaryError, ValueError):
     """A scenario file that cannot be read."""
+
+
+class ValueFileError(BestiaryError, ValueError):
+    """A value file (fitted weights of a game's features) that cannot be read or does not fit the game."""
+
+    def __init__(self, path: str, message: str, *, field: str | None = None, line: int | None = None) -> None:
+        self.path = path
+        self.field = field
+        self.line = line
+        where = path + (f":{line}" if line else "")
+        super().__init__(where + (f", field '{field}'" if field else "") + f": {message}")

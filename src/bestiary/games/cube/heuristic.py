@@ -4,13 +4,14 @@ when its own creatures are in danger."""
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bestiary.core.api import JSON, Action
-from bestiary.games.cube import rules
+from bestiary.core.value import load_value
+from bestiary.games.cube import flow, rules
 from bestiary.games.cube.actions import Attach, Attack, ChangeGuard, Play, React, Target, UsePower
 
 if TYPE_CHECKING:
@@ -28,36 +29,57 @@ def kill_chance(points: int, health: int) -> float:
     return sum(1 for d in damage_outcomes(points) if d >= health) / 6
 
 
+def player_features(state: CubeState, player: int) -> list[float]:
+    game = state.game
+    kinds = game.ctype
+    field, hand = state.fields[player], state.hands[player]
+    attack = [rules.attack_points(state, c) for c in field]
+    health = [rules.current_health(state, c) for c in field]
+    opponents = [p for p in range(game.num_players) if p != player and not state.out[p]]
+    enemy_guards = [rules.current_health(state, state.fields[p][0]) for p in opponents if state.fields[p]]
+    enemy_attack = [rules.attack_points(state, c) for p in opponents for c in state.fields[p]]
+    victory = len(state.victory[player])
+    return [
+        victory, float(victory >= game.options.win_at - 1), len(field), sum(attack), sum(health),
+        health[0] if field else 0, attack[0] if field else 0, max(attack, default=0), len(hand),
+        sum(1 for c in hand if kinds[c] == rules.CREATURE), sum(1 for c in hand if kinds[c] == rules.REACTION),
+        sum(1 for c in hand if kinds[c] == rules.ACTION), sum(1 for c in hand if kinds[c] == rules.UPGRADE),
+        float(state.current == player), sum(1 for c in field if game.power[c] is not None and not state.used[c]),
+        max((kill_chance(a, h) for a in attack for h in enemy_guards), default=0.0),
+        max((kill_chance(a, health[0]) for a in enemy_attack), default=0.0) if field else 1.0,
+    ]
+
+
 def pending_effect(observation: JSON) -> JSON | None:
     """The effect of the action card or power under way, as data."""
     pending = observation["pending"]
     return None if pending is None else pending["effect"]
 
 
-# The value of a state, in defeated creatures: what a creature in play and a card in hand are worth.
-CREATURE_IN_PLAY = 0.25
-POINT_IN_PLAY = 0.03  # per attack or health point of a creature in play
-CARD_IN_HAND = 0.1
+VALUE_FILE = Path(__file__).parent / "value.toml"
+# What the value reads of each player at the start of a turn (weights fitted by `bestiary fit-value`).
+FEATURES = ("victory", "one_from_winning", "creatures_in_play", "attack_in_play", "health_in_play", "guard_health",
+            "guard_attack", "best_attack", "cards_in_hand", "creatures_in_hand", "reactions_in_hand",
+            "actions_in_hand", "upgrades_in_hand", "to_move", "powers_ready", "best_kill_chance", "guard_danger")
 
 
 class CubeHeuristic:
-    def value(self, state: CubeState) -> list[float]:
-        """Each player's share of the win estimated from a full state: the share of exp(standing), where
-        standing counts defeated creatures and, for less, creatures in play and cards in hand."""
-        n = state.game.num_players
-        standing = []
-        for player in range(n):
-            if state.out[player]:
-                standing.append(-math.inf)
-                continue
-            field = state.fields[player]
-            points = sum(rules.attack_points(state, c) + rules.current_health(state, c) for c in field)
-            standing.append(len(state.victory[player]) + CREATURE_IN_PLAY * len(field) + POINT_IN_PLAY * points
-                            + CARD_IN_HAND * len(state.hands[player]))
-        top = max(standing)
-        weights = [math.exp(s - top) for s in standing]
-        total = sum(weights)
-        return [w / total for w in weights]
+    FEATURES = FEATURES
+
+    def __init__(self) -> None:
+        self.weights = load_value(VALUE_FILE, "cube-creatures", FEATURES)
+
+    def value(self, state: CubeState) -> list[float] | None:
+        """Each player's chance to win (its share of the point) at the start of a turn, from the fitted weights
+        of its features; None during a turn, whose remaining moves and attack a playout plays first."""
+        features = self.features(state)
+        return None if features is None else self.weights.win_chances(features)
+
+    def features(self, state: CubeState) -> list[list[float] | None] | None:
+        """Each player's features (FEATURES; None for a player out of the game) at the start of a turn, else None."""
+        if state.phase != flow.MAIN or state.done:
+            return None
+        return [None if state.out[p] else player_features(state, p) for p in range(state.game.num_players)]
 
     def __call__(self, observation: JSON, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
         phase = observation["phase"]
