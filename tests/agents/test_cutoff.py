@@ -121,8 +121,39 @@ def test_cutoff_setting_by_name_and_its_bad_values() -> None:
     assert parse_settings("").cutoff is None
     with pytest.raises(OptionError, match="cutoff must not be negative"):
         parse_settings("cutoff=-1")
-    with pytest.raises(OptionError, match="wants a number"):
+    assert parse_settings("cutoff=auto").cutoff == "auto"
+    with pytest.raises(OptionError, match="wants a number or auto"):
         parse_settings("cutoff=soon")
+
+
+class HorizonNimValue(NimValue):
+    horizon = 2
+
+
+class HorizonDiceNim(DiceNim):
+    def heuristic_policy(self) -> HorizonNimValue:
+        if not hasattr(self, "_valued"):
+            self._valued = HorizonNimValue(self)
+        return self._valued
+
+
+@pytest.mark.parametrize(("game", "horizon"), [(HorizonDiceNim.from_options(tokens=15), 2),
+                                                (ValuedDiceNim.from_options(tokens=15), None),
+                                                (DiceNim.from_options(tokens=15), None)])
+def test_cutoff_auto_takes_the_games_horizon(game: DiceNim, horizon: int | None) -> None:
+    """cutoff=auto cuts playouts at the horizon the game's heuristic names; without one, or without a value,
+    playouts run to the end."""
+    assert game.heuristic_horizon() == horizon
+    agent = MCTSAgent(parse_settings("sims=5,cutoff=auto"))
+    agent.act(SeatView(game.new_initial_state(seed=3), 0), random.Random(4))
+    assert agent.cutoff == horizon
+
+
+@pytest.mark.parametrize("name", sorted(bestiary.list_games()))
+def test_each_game_names_a_horizon_for_its_value(name: str) -> None:
+    game = bestiary.load_game(name, players=2)
+    horizon = game.heuristic_horizon()
+    assert isinstance(horizon, int) and horizon >= 0
 
 
 # Each game's returns: the winner's share of 1 point, or a win +1 against a loss -1 (its rules docs).

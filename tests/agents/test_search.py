@@ -279,9 +279,12 @@ def test_subtree_of_the_position_reached_is_kept(reuse: bool) -> None:
 def test_levels_and_settings_by_name() -> None:
     hard = make_agent("mcts:hard")
     assert isinstance(hard, MCTSAgent)
-    assert (hard.settings.simulations, hard.settings.prior, hard.settings.rollout) == (400, 4.0, "random")
-    custom = parse_settings("hard,sims=50,c=0.5,rollout=heuristic")
-    assert (custom.simulations, custom.exploration, custom.rollout) == (50, 0.5, "heuristic")
+    settings = hard.settings
+    assert (settings.root, settings.simulations, settings.candidates, settings.rollout, settings.cutoff,
+            settings.prior) == ("halving", 200, 16, "heuristic", "auto", 4.0)
+    assert parse_settings("medium").cutoff == "auto" and parse_settings("easy").cutoff is None
+    custom = parse_settings("hard,sims=50,c=0.5,rollout=random")
+    assert (custom.simulations, custom.exploration, custom.rollout) == (50, 0.5, "random")
     assert parse_settings("sims=50,easy").simulations == 50  # a setting given wins over the level
     timed = parse_settings("time=0.25")
     assert (timed.simulations, timed.seconds) == (None, 0.25)

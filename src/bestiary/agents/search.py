@@ -26,6 +26,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from bestiary.agents.base import Agent, SeatView, register_agent
 from bestiary.core.api import CHANCE, Action, Game, State, StateRanking
@@ -47,7 +48,8 @@ class SearchSettings:
     chance_branching: int = 12  # chance nodes with more outcomes than this are passed through open-loop
     reuse: bool = True  # keep the subtree of the position reached between two moves (MCTS only)
     prior: float = 0.0  # weight of the game heuristic's move at each tree node (progressive bias); 0: off
-    cutoff: int | None = None  # playout steps after the tree before the game's heuristic value scores it; None: none
+    cutoff: int | Literal["auto"] | None = None  # playout steps after the tree before the game's heuristic value
+    # scores it; "auto": the game's own horizon (Game.heuristic_horizon); None: play to the end
     widen: float = 0.0  # progressive widening: a node opens at most widen * sqrt(visits + 1) moves; 0: all
     root: str = "ucb"  # "ucb", or "halving": sequential halving over the root's moves with common random numbers
     candidates: int = 0  # halving: the heuristic's best moves it weighs (0: every legal move)
@@ -68,7 +70,7 @@ class SearchSettings:
             raise OptionError(f"prior must not be negative, not {self.prior}")
         if self.chance_branching < 0:
             raise OptionError(f"chance must not be negative, not {self.chance_branching}")
-        if self.cutoff is not None and self.cutoff < 0:
+        if isinstance(self.cutoff, int) and self.cutoff < 0:
             raise OptionError(f"cutoff must not be negative, not {self.cutoff}")
         if self.widen < 0:
             raise OptionError(f"widen must not be negative, not {self.widen}")
@@ -231,6 +233,7 @@ class SearchAgent(Agent):
         self.hint_policy: RolloutPolicy = random_rollout_policy  # the game's heuristic, set by each search
         self.ranking: StateRanking | None = None  # the game heuristic's order of moves, set by each search
         self.last_choice: Action | None = None  # the move sequential halving chose, when it searched
+        self.cutoff: int | None = None  # the playouts' cut-off in this search (settings.cutoff, "auto" resolved)
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
         if len(view.legal_actions) == 1:
@@ -253,6 +256,7 @@ class SearchAgent(Agent):
         self.hint_policy = heuristic_rollout_policy(view.game)
         self.ranking = view.game.heuristic_state_ranking()
         self.last_choice = None
+        self.cutoff = view.game.heuristic_horizon() if settings.cutoff == "auto" else settings.cutoff
         policy = self.hint_policy if settings.rollout == "heuristic" else random_rollout_policy
         deadline = None if settings.seconds is None else self.clock() + settings.seconds
         if settings.root == "halving":
@@ -381,7 +385,7 @@ class SearchAgent(Agent):
             node = child
             if expanded:
                 break
-        returns = play_out(state, policy, rng, self.settings.cutoff)
+        returns = play_out(state, policy, rng, self.cutoff)
         for player, edge in path:
             edge.visits += 1
             edge.total += returns[player]
@@ -451,13 +455,16 @@ class ISMCTSAgent(SearchAgent):
         super().__init__(replace(settings or SearchSettings(), reuse=False), clock)
 
 
-# Difficulty levels: simulation budgets, guided by the game's heuristic where it has one (on critter
-# capture the prior lifted 30 simulations from 67.5 % to 95.8 % against random; docs/agents.md). There
-# the first move, whose playouts are the longest, takes about 0.1 s, 0.35 s and 1.3 s of CPU.
+# Difficulty levels, the same for every game: each reads the game's heuristic where it has one, and the
+# game's own horizon for its value (cutoff=auto). easy is a light search led by the heuristic's moves;
+# medium adds playouts cut short and scored by the value; hard plays the heuristic's move unless sequential
+# halving over its 16 best, with heuristic playouts, finds one clearly better (docs/agents.md: the
+# strength each level measured per game).
 LEVELS: dict[str, dict[str, str]] = {
     "easy": {"sims": "30", "prior": "4"},
-    "medium": {"sims": "100", "prior": "4"},
-    "hard": {"sims": "400", "prior": "4"},
+    "medium": {"sims": "100", "prior": "4", "cutoff": "auto"},
+    "hard": {"root": "halving", "sims": "200", "top": "16", "rollout": "heuristic", "cutoff": "auto",
+             "prior": "4", "widen": "0.1"},
 }
 SETTING_NAMES = {"sims": "simulations", "time": "seconds", "c": "exploration", "rollout": "rollout",
                  "chance": "chance_branching", "reuse": "reuse", "prior": "prior", "cutoff": "cutoff",
@@ -471,7 +478,9 @@ def parse_settings(text: str) -> SearchSettings:
     rollout: random or heuristic; chance: most outcomes a chance node may have to be branched on;
     reuse: keep the subtree between moves (true/false); prior: weight of the game heuristic's move at
     each tree node (0: off); cutoff: playout steps after the tree before the game's heuristic value
-    scores the playout; widen: progressive widening (0: off).
+    scores the playout ("auto": the game's horizon); widen: progressive widening (0: off); root: ucb or
+    halving; top: the heuristic's best moves halving weighs (0: all); margin: standard errors by which
+    halving's move must beat the heuristic's.
     """
     given: dict[str, str] = {}
     for part in (p.strip() for p in text.split(",")):
@@ -496,12 +505,15 @@ def parse_settings(text: str) -> SearchSettings:
 
 def _setting_value(key: str, value: str) -> object:
     try:
+        if key == "cutoff" and value.lower() == "auto":
+            return "auto"
         if key in ("sims", "chance", "cutoff", "top"):
             return int(value)
         if key in ("time", "c", "prior", "widen", "margin"):
             return float(value)
     except ValueError:
-        raise OptionError(f"search setting '{key}' wants a number, not '{value}'") from None
+        wanted = "a number or auto" if key == "cutoff" else "a number"
+        raise OptionError(f"search setting '{key}' wants {wanted}, not '{value}'") from None
     if key == "reuse":
         if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
             raise OptionError(f"search setting 'reuse' wants true or false, not '{value}'")

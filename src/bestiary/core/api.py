@@ -225,6 +225,15 @@ class Game(ABC):
         value = getattr(self.heuristic_policy(), "value", None)
         return None if value is None else value(state)
 
+    def heuristic_horizon(self) -> int | None:
+        """How many playout steps a search should take before the heuristic value scores a position (its
+        policy's `horizon`): where the value is sharpest for the moves it has to tell apart; None where the
+        game has no value."""
+        if getattr(self.heuristic_policy(), "value", None) is None:
+            return None
+        horizon: int | None = getattr(self.heuristic_policy(), "horizon", None)
+        return horizon
+
     def card_set_info(self) -> JSON | None:
         """The card set in use: {"id", "hash", "path"}; None for games without cards."""
         return None

@@ -153,6 +153,10 @@ class Reading:
 class CritsHeuristic:
     """Its moves use only what its seat sees and the legal actions; `value` scores a full state for search."""
 
+    # A search scores a new leaf at once: the value waits for the turn in play to end anyway, and ten
+    # random steps beyond that measured weaker (docs/agents.md).
+    horizon = 0
+
     def __init__(self) -> None:
         self._strength: dict[int, float] = {}  # card index -> mean attack plus defence pips
         self._facts: tuple[CardFacts, ...] | None = None  # card_facts of every card of the game

@@ -35,6 +35,8 @@ def expected_gain(card: JSON, active: JSON, attribute: str, stacked: int) -> flo
 class CritterHeuristic:
     """Needs the full card list to judge unseen cards; it is public, like the rule book."""
 
+    horizon = 20  # playout steps before the corrals score a search's playout (docs/agents.md)
+
     def __init__(self, card_faces: dict[str, JSON]) -> None:
         self.cards = card_faces
 

@@ -65,6 +65,7 @@ FEATURES = ("victory", "one_from_winning", "creatures_in_play", "attack_in_play"
 
 class CubeHeuristic:
     FEATURES = FEATURES
+    horizon = 6  # a playout plays out the turn under way, then the fitted value scores the next turn's start
 
     def __init__(self) -> None:
         self.weights = load_value(VALUE_FILE, "cube-creatures", FEATURES)

@@ -51,6 +51,8 @@ def win_chance(card: JSON, opponents: list[JSON]) -> float:
 class LungoHeuristic:
     """Reads only the observation and the legal actions; the creature list is public, like the rule book."""
 
+    horizon = 20  # playout steps before goal progress and poisons score a search's playout (docs/agents.md)
+
     def __init__(self, creatures: Sequence[JSON] = ()) -> None:
         self.creatures = list(creatures)
 
