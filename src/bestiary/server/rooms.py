@@ -435,8 +435,11 @@ class Room:
             await self.play_for(player, HeuristicAgent())
 
     async def play_for(self, player: int, agent: Agent) -> None:
-        """The agent's move for the seat, chosen from what that seat may see."""
-        action = agent.act(SeatView(self.state, player), self.rng)
+        """The agent's move for the seat, chosen from what that seat may see. A search thinks for a second or
+        more: it does so in a worker thread, so that the other rooms, and this room's watchers, are served
+        meanwhile; the room's lock, held by every job, keeps its state still until the move is made."""
+        thinking_rng = random.Random(self.rng.getrandbits(64))  # the thread's own: the room's stays on the loop
+        action = await asyncio.to_thread(agent.act, SeatView(self.state, player), thinking_rng)
         candidate = self.state.clone()
         candidate.apply_action(action, player=player)
         await self.commit_state(candidate, [(self.version, player, str(action))])
