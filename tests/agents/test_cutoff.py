@@ -122,7 +122,8 @@ def test_cutoff_setting_by_name_and_its_bad_values() -> None:
     with pytest.raises(OptionError, match="cutoff must not be negative"):
         parse_settings("cutoff=-1")
     assert parse_settings("cutoff=auto").cutoff == "auto"
-    with pytest.raises(OptionError, match="wants a number or auto"):
+    assert parse_settings("medium,cutoff=none").cutoff is None  # a level's cut-off taken off again
+    with pytest.raises(OptionError, match="wants a number, auto or none"):
         parse_settings("cutoff=soon")
 
 

@@ -478,7 +478,7 @@ def parse_settings(text: str) -> SearchSettings:
     rollout: random or heuristic; chance: most outcomes a chance node may have to be branched on;
     reuse: keep the subtree between moves (true/false); prior: weight of the game heuristic's move at
     each tree node (0: off); cutoff: playout steps after the tree before the game's heuristic value
-    scores the playout ("auto": the game's horizon); widen: progressive widening (0: off); root: ucb or
+    scores the playout ("auto": the game's horizon; "none": play to the end); widen: progressive widening (0: off); root: ucb or
     halving; top: the heuristic's best moves halving weighs (0: all); margin: standard errors by which
     halving's move must beat the heuristic's.
     """
@@ -505,14 +505,14 @@ def parse_settings(text: str) -> SearchSettings:
 
 def _setting_value(key: str, value: str) -> object:
     try:
-        if key == "cutoff" and value.lower() == "auto":
-            return "auto"
+        if key == "cutoff" and value.lower() in ("auto", "none"):
+            return None if value.lower() == "none" else "auto"
         if key in ("sims", "chance", "cutoff", "top"):
             return int(value)
         if key in ("time", "c", "prior", "widen", "margin"):
             return float(value)
     except ValueError:
-        wanted = "a number or auto" if key == "cutoff" else "a number"
+        wanted = "a number, auto or none" if key == "cutoff" else "a number"
         raise OptionError(f"search setting '{key}' wants {wanted}, not '{value}'") from None
     if key == "reuse":
         if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
