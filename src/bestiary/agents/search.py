@@ -478,9 +478,9 @@ def parse_settings(text: str) -> SearchSettings:
     rollout: random or heuristic; chance: most outcomes a chance node may have to be branched on;
     reuse: keep the subtree between moves (true/false); prior: weight of the game heuristic's move at
     each tree node (0: off); cutoff: playout steps after the tree before the game's heuristic value
-    scores the playout ("auto": the game's horizon; "none": play to the end); widen: progressive widening (0: off); root: ucb or
-    halving; top: the heuristic's best moves halving weighs (0: all); margin: standard errors by which
-    halving's move must beat the heuristic's.
+    scores the playout ("auto": the game's horizon; "none": play to the end); widen: progressive
+    widening (0: off); root: ucb or halving; top: the heuristic's best moves halving weighs (0: all);
+    margin: standard errors by which halving's move must beat the heuristic's.
     """
     given: dict[str, str] = {}
     for part in (p.strip() for p in text.split(",")):
