@@ -9,15 +9,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bestiary.core.errors import CardFileError
+from bestiary.core.tomlfile import read_toml
 
 
 class SetMeta(BaseModel):
@@ -93,18 +94,7 @@ def load_card_set(path: str | Path, model: type[C],
     error maker it is given (`fail(message, card=..., field=...)`)."""
     path = Path(path)
     shown = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise CardFileError(shown, f"cannot read: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise CardFileError(shown, "not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        match = re.search(r"line (\d+)", str(error))
-        raise CardFileError(shown, f"not valid TOML: {error}",
-                            line=int(match.group(1)) if match else None) from None
+    text, data = read_toml(path, partial(CardFileError, shown))
 
     unknown = sorted(set(data) - {"set", "cards"})
     if unknown:

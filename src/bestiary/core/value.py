@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from bestiary.core.errors import ValueFileError
+from bestiary.core.tomlfile import read_toml
 
 PlayerFeatures = Sequence[float] | None  # None: a player out of the game, who cannot win
 
@@ -58,17 +59,7 @@ def load_value(path: str | Path, game: str, names: Sequence[str]) -> FeatureValu
     """Read a value file for `game` whose [weights] name exactly `names`."""
     path = Path(path)
     shown = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ValueFileError(shown, f"cannot read: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise ValueFileError(shown, "not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        match = re.search(r"line (\d+)", str(error))
-        raise ValueFileError(shown, f"not valid TOML: {error}", line=int(match.group(1)) if match else None) from None
+    text, data = read_toml(path, partial(ValueFileError, shown))
 
     def line_of(key: str, table: str) -> int | None:
         return _line_of(text, table, key)
