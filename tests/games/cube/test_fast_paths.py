@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import bestiary
 from bestiary.games.cube import effects
 from bestiary.games.cube.actions import Play
 from bestiary.games.cube.game import CubeCreatures
-from bestiary.games.cube.state import CubeState
+from tests.random_play import states_along_random_games
 
 from .helpers import position
 
@@ -20,22 +18,6 @@ def game(request: pytest.FixtureRequest) -> CubeCreatures:
     loaded = bestiary.load_game("cube-creatures", players=3, grandma=request.param)
     assert isinstance(loaded, CubeCreatures)
     return loaded
-
-
-def states_along_random_games(game: CubeCreatures, games: int) -> list[CubeState]:
-    states = []
-    for seed in range(games):
-        rng = random.Random(seed)
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal():
-            states.append(state.clone())
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            else:
-                player = state.players_to_act()[0]
-                state.apply_action(rng.choice(state.legal_actions(player)), player)
-    return states
 
 
 def test_per_card_tables_follow_the_cards(game: CubeCreatures) -> None:

@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bestiary.core.errors import IllegalActionError
 from bestiary.games.lungo import rules
 from bestiary.games.lungo.actions import DrawCard
 from bestiary.games.lungo.game import CreaturesOfLungo
-from bestiary.games.lungo.state import LungoState
-
-
-def states_along_random_games(game: CreaturesOfLungo, games: int) -> list[LungoState]:
-    states = []
-    for seed in range(games):
-        rng = random.Random(seed)
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal():
-            states.append(state.clone())
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            else:
-                player = state.players_to_act()[0]
-                state.apply_action(rng.choice(state.legal_actions(player)), player)
-    return states
+from tests.random_play import states_along_random_games
 
 
 def test_possible_outcomes_are_exactly_the_listed_ones(game: CreaturesOfLungo) -> None:
