@@ -284,7 +284,8 @@ class SearchAgent(Agent):
         heuristic's by `margin` standard errors of the paired differences; otherwise the heuristic's move is."""
         settings, player, legal = self.settings, view.player, view.legal_actions
         order = self.ranking(first, legal, player, rng) if self.ranking is not None else []
-        unranked = [a for a in legal if a not in order]
+        ranked = set(order)
+        unranked = [a for a in legal if a not in ranked]
         rng.shuffle(unranked)
         candidates = (order + unranked)[:settings.candidates or None]
         hint = order[0] if order else None

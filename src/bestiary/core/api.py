@@ -229,9 +229,8 @@ class Game(ABC):
         """How many playout steps a search should take before the heuristic value scores a position (its
         policy's `horizon`): where the value is sharpest for the moves it has to tell apart; None where the
         game has no value."""
-        if getattr(self.heuristic_policy(), "value", None) is None:
-            return None
-        horizon: int | None = getattr(self.heuristic_policy(), "horizon", None)
+        policy = self.heuristic_policy()
+        horizon: int | None = getattr(policy, "horizon", None) if hasattr(policy, "value") else None
         return horizon
 
     def card_set_info(self) -> JSON | None:
