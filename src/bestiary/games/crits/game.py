@@ -41,6 +41,12 @@ class CritsOptions(GameOptions):
     placement: Literal["preset", "manual"] = Field(
         "preset", description="'preset': the army's standard layout; 'manual': each player places every piece")
     allies_block: bool = Field(True, description="a piece cannot move through a tile its own side stands on")
+    counter_reach: Literal["own", "any"] = Field(
+        "own", description="'own': a counter-attack needs the defender's own reach (adjacent for melee, its range "
+                           "for ranged); 'any': a defender that holds may counter-attack at any distance")
+    kingless_turns: Literal["after-fall", "with-fall"] = Field(
+        "after-fall", description="'after-fall': three of the owner's turns after the King falls; 'with-fall': "
+                                  "the owner's turn in which the King fell counts as the first")
     turn_limit: int = Field(120, ge=2, le=10_000,
                             description="turns (both players' together) after which the game is a draw")
 

@@ -94,6 +94,7 @@ def start_turn(state: CritsState, player: int) -> None:
     state.moves_made = 0
     state.attacked = False
     state.counter_used = False
+    state.king_fell_this_turn = False
     state._log("turn", f"Turn {state.turn + 1}: {seat(player)} to play.", player=player, turn=state.turn + 1)
 
 
@@ -339,11 +340,19 @@ def finish_defence_roll(state: CritsState) -> None:
         return
     # CRITS-64: a tie goes to the defender; CRITS-11, CRITS-12: it may counter-attack once per turn.
     state._log("hold", f"{total} holds against {state.attack_total}: {state.name(target)} stands.")
-    if not is_counter and not state.counter_used and can_attack(state, target) and state.on_board(attacker):
+    if not is_counter and not state.counter_used and can_counter(state, target, attacker):
         state.phase = COUNTER
         state.actor = state.side[target]
         return
     next_combat(state)
+
+
+def can_counter(state: CritsState, defender: int, attacker: int) -> bool:
+    """CRITS-11: a counter-attack is an attack, so it needs the defender's own reach: an orthogonal
+    neighbour for melee, a clear line within its range for ranged (option counter_reach="any": any distance)."""
+    if not can_attack(state, defender) or not state.on_board(attacker):
+        return False
+    return state.game.options.counter_reach == "any" or state.pos[attacker] in attack_tiles(state, defender)
 
 
 def counter_attack(state: CritsState) -> None:
@@ -417,6 +426,8 @@ def defeat(state: CritsState, piece: int, killer: int | None) -> None:
         # CRITS-2, CRITS-3: the King is dethroned; its crown falls on its tile.
         state.king[player] = -1
         state.crown[player] = tile
+        if player == state.player:
+            state.king_fell_this_turn = True
         state._log("crown", f"{seat(player)}'s King has fallen; the crown lies on {game.tile_names[tile]}.")
     # CRITS-17: a dead Titan leaves the game; CRITS-21: a dead creature goes to its owner's graveyard.
     remove(state, piece, GONE if game.kind[state.card[piece]] == "titan" else GRAVEYARD)
@@ -528,13 +539,16 @@ def end_turn(state: CritsState) -> None:
     state.moved_last[player] = state.moved
     expire_split_seconds(state, player)
     # CRITS-41, CRITS-60: three consecutive turns of your own without a King lose the game.
-    if state.king[player] < 0:
+    if state.king[player] < 0 and fell_this_turn_counts(state):
         state.kingless[player] += 1
         left = KINGLESS_TURNS_TO_LOSE - state.kingless[player]
         if left <= 0:
             finish(state, 1 - player, f"{seat(player)} has had no King for {KINGLESS_TURNS_TO_LOSE} turns")
             return
         state._log("kingless", f"{seat(player)} has no King: {left} turn(s) left to crown one.")
+    elif state.king[player] < 0:
+        state._log("kingless", f"{seat(player)}'s King fell this turn: {KINGLESS_TURNS_TO_LOSE} turn(s) left to "
+                   "crown one.")
     else:
         state.kingless[player] = 0
     state.turn += 1
@@ -543,6 +557,12 @@ def end_turn(state: CritsState) -> None:
         finish(state, DRAW, f"the turn limit of {state.game.options.turn_limit} turns is reached")
         return
     start_turn(state, 1 - player)
+
+
+def fell_this_turn_counts(state: CritsState) -> bool:
+    """CRITS-41, CRITS-60: the three turns are the owner's turns after the fall, so a turn in which the owner's
+    own King fell (to a counter-attack) does not count; option kingless_turns="with-fall" counts it."""
+    return not state.king_fell_this_turn or state.game.options.kingless_turns == "with-fall"
 
 
 def expire_split_seconds(state: CritsState, player: int) -> None:

@@ -53,6 +53,7 @@ class CritsState(State):
         self.king = [-1, -1]
         self.crown = [-1, -1]
         self.kingless = [0, 0]
+        self.king_fell_this_turn = False
         self.moved = 0
         self.moved_last = [0, 0]
         self.moves_made = 0
@@ -520,6 +521,7 @@ class CritsState(State):
         other.king = self.king.copy()
         other.crown = self.crown.copy()
         other.kingless = self.kingless.copy()
+        other.king_fell_this_turn = self.king_fell_this_turn
         other.moved = self.moved
         other.moved_last = self.moved_last.copy()
         other.moves_made = self.moves_made
@@ -551,7 +553,7 @@ class CritsState(State):
                                 "holder": self.holder[p], "used": self.used[p], "lasts": self.lasts[p]}
                        for p in range(2 * SIDE)},
             "kings": list(self.king), "crowns": [tile(t) if t >= 0 else None for t in self.crown],
-            "kingless": list(self.kingless), "moved": self.moved, "moved_last": list(self.moved_last),
+            "kingless": list(self.kingless), "king_fell_this_turn": self.king_fell_this_turn, "moved": self.moved, "moved_last": list(self.moved_last),
             "moves_made": self.moves_made, "attacked": self.attacked, "counter_used": self.counter_used,
             "first_rolls": list(self.first_rolls), "actor": self.actor, "chosen": self.chosen,
             "source": self.source, "aims": [tile(t) for t in self.aims],
@@ -597,6 +599,7 @@ class CritsState(State):
         state.king = [integer({"k": k}, "k", -1, 2 * SIDE - 1) for k in raw["kings"]]
         state.crown = [_tile(game, t, "crowns") for t in raw["crowns"]]
         state.kingless = [int(k) for k in raw["kingless"]]
+        state.king_fell_this_turn = bool(raw.get("king_fell_this_turn", False))
         state.moved = int(raw.get("moved", 0))
         state.moved_last = [int(m) for m in raw.get("moved_last", [0, 0])]
         state.moves_made = integer(raw, "moves_made", 0, 2 * SIDE)
