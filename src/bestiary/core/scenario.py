@@ -154,7 +154,8 @@ def _run_step(state: State, step: dict[str, Any], forced: deque[str]) -> None:
     player = step.get("player")
     if "act" in step:
         try:
-            state.apply_action(str(step["act"]), player=player if player != CHANCE else None)
+            # at a chance node the act is the chance outcome; `player` then names only the viewer of the checks
+            state.apply_action(str(step["act"]), player=None if state.is_chance_node() else player)
         except IllegalActionError as error:
             raise ScenarioFailure(f"'{step['act']}' was refused: {error}") from None
         _resolve_forced_chance(state, forced)

@@ -37,7 +37,7 @@ def test_heuristic_beats_random_play() -> None:
     game = bestiary.load_game("creatures-of-lungo", players=2)
     total = 0.0
     games = 0
-    for seed in range(15):
+    for seed in range(60):
         for seat in (0, 1):
             agents = [make_agent("random"), make_agent("random")]
             agents[seat] = make_agent("heuristic")

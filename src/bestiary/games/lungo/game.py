@@ -132,7 +132,10 @@ class CreaturesOfLungo(Game):
     def fits(self, card: int, requirement: Requirement) -> bool:
         """Whether a card counts towards one line of a goal (LUNGO-64)."""
         c = self.cards[card]
-        return ((requirement.kind is None or c.kind == requirement.kind)
+        # LUNGO-6: a mutant is a creature for every rule, goals included
+        kind_fits = requirement.kind is None or c.kind == requirement.kind \
+            or (requirement.kind == "creature" and self.is_creature[card])
+        return (kind_fits
                 and (requirement.element is None or c.element == requirement.element)
                 and (requirement.species is None or c.species == requirement.species))
 

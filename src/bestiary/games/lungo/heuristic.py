@@ -17,7 +17,10 @@ USEFUL_PLAYS = ("antidote", "cleanse", "pass-affliction", "draw", "steal", "pois
 
 
 def fits(card: JSON, requirement: JSON) -> bool:
-    return all(card.get(key) == requirement[key] for key in ("kind", "element", "species") if key in requirement)
+    kind = "creature" if card.get("kind") == "mutant" and requirement.get("kind") == "creature" else card.get("kind")
+    # LUNGO-6: a mutant counts as a creature for a goal
+    return (kind == requirement.get("kind", kind)
+            and all(card.get(key) == requirement[key] for key in ("element", "species") if key in requirement))
 
 
 def goal_cards(observation: JSON) -> set[str]:
