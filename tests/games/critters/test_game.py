@@ -126,3 +126,16 @@ def test_the_heuristic_beats_random_play() -> None:
             state.apply_action(agent.act(SeatView(state, player), rng), player=player)
         wins += state.returns()[heuristic_seat]
     assert wins / games > 0.6
+
+
+def test_face_down_corrals_render_counts_only() -> None:
+    """CRITTERS-41: by default a person's view shows how many cards a corral holds, not which; option open."""
+    for corrals, shown in (("face-down", False), ("open", True)):
+        game = bestiary.load_game("critter-capture", players=4, corrals=corrals)
+        state = game.new_initial_state()  # no seed: every flip is a chance outcome
+        for text in ("draw fish", "choose size", "flip brook-trout", "draw other", "flip common-snapping-turtle"):
+            state.apply_action(text)
+        corrals_part = game.render(state.observation(2)).split("Corrals")[1]
+        assert "P2: 1 card(s)" in corrals_part
+        assert ("Brook trout" in corrals_part) is shown
+        assert ("commonness" in corrals_part) is shown

@@ -36,6 +36,9 @@ class CritterOptions(GameOptions):
     rechoose_on_takeover: bool = Field(
         False, description="a challenger who takes over the puck announces commonness or size afresh")
     cards: str | None = Field(None, description="path to an ecoregion card file (default: the starter deck)")
+    corrals: Literal["face-down", "open"] = Field(
+        "face-down", description="'face-down': people see how many cards each corral holds, not which or their "
+                                 "totals, until the game ends; 'open': every corral card and the running totals")
 
     @model_validator(mode="after")
     def _playable(self) -> CritterOptions:

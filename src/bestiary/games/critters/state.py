@@ -161,7 +161,10 @@ class CritterState(State):
             "decks": {COLOURS[c]: len(deck) for c, deck in enumerate(self.decks)},
             # CRITTERS-6: the deck contents are public (the card list is known); only the order is not.
             "unseen": {COLOURS[c]: sorted(game.instance_ids[i] for i in deck) for c, deck in enumerate(self.decks)},
+            # CRITTERS-41: the contents stay in the observation (perfect recall); the flag tells a person's
+            # view to show counts only.
             "corrals": [[card_view(game, c) for c in corral] for corral in self.corrals],
+            "corrals_face_down": game.options.corrals == "face-down" and self.phase != rules.OVER,
             "plays_this_round": self.plays,
             "chooser": self.chooser if self.phase in (rules.FINAL_CHOOSE, rules.OVER) else None,
             "final_attribute": None if self.final_attribute is None else ATTRIBUTES[self.final_attribute],

@@ -44,9 +44,12 @@ def render(observation: JSON) -> str:
     if o["face_down_card"]:
         fd = o["face_down_card"]
         lines.append(f"Face-down {fd['colour']} card drawn by P{fd['drawn_by'] + 1}.")
-    lines.append("Corrals:")
+    lines.append("Corrals (face down):" if o["corrals_face_down"] else "Corrals:")
     for p, corral in enumerate(o["corrals"]):
         you = " (you)" if o["viewer"] == p else ""
+        if o["corrals_face_down"]:  # CRITTERS-32, CRITTERS-41: counts only
+            lines.append(f"  P{p + 1}{you}: {len(corral)} card(s)")
+            continue
         names = ", ".join(c["name"] for c in corral) or "-"
         totals = (f"commonness {sum(c['commonness'] for c in corral)}, "
                   f"size {sum(c['size'] for c in corral)}")

@@ -73,8 +73,13 @@ function corrals(o, ctx) {
   return el("div", { class: "cc-corrals" }, o.corrals.map((corral, seat) => {
     const total = (name) => corral.reduce((sum, card) => sum + card[name], 0);
     const score = o.scores ? el("strong", { class: "cc-score" }, `${o.scores[seat]} points`) : null;
+    const heading = el("h3", {}, ctx.seatName(seat), seat === ctx.me ? " (you)" : "", seat === o.starting_player ? " ★" : "");
+    if (o.corrals_face_down) {  // face down: how many cards, not which
+      return el("section", { class: `cc-corral${seat === ctx.me ? " cc-mine" : ""}`, "data-seat": seat },
+        heading, el("p", { class: "muted" }, `${corral.length} cards face down`));
+    }
     return el("section", { class: `cc-corral${seat === ctx.me ? " cc-mine" : ""}`, "data-seat": seat },
-      el("h3", {}, ctx.seatName(seat), seat === ctx.me ? " (you)" : "", seat === o.starting_player ? " ★" : ""),
+      heading,
       el("p", { class: "muted" }, `${corral.length} cards · commonness ${total("commonness")} · size ${total("size")}`),
       score,
       el("div", { class: "cc-chips" }, corral.map((card) =>
