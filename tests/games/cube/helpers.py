@@ -9,9 +9,9 @@ from bestiary.core.scenario import deep_merge
 from bestiary.games.cube.state import CubeState
 
 
-def position(players: int = 2, seed: int = 1, **edits: Any) -> CubeState:
+def position(players: int = 2, seed: int = 1, options: dict[str, Any] | None = None, **edits: Any) -> CubeState:
     """A main-phase position of P1's first turn, with the given parts of the state replaced."""
-    game = bestiary.load_game("cube-creatures", players=players)
+    game = bestiary.load_game("cube-creatures", players=players, **(options or {}))
     full = game.new_initial_state(seed=seed).to_dict()
     base = {"phase": "main", "turn": 1, "current": 0, "deck": [], "discard": [], "hands": [[]] * players,
             "battlefields": [[]] * players}

@@ -49,9 +49,22 @@ def test_a_draw_is_seen_by_its_drawer_only() -> None:
     assert not any("Pixel Owl" in e.text for e in state.events(0) + state.events(None))
 
 
-def test_determinize_keeps_sizes_and_an_answer_for_everyone_asked() -> None:
-    # CUBE-51, CUBE-60: the window shows that P2 holds a reaction to an attack; a sample must agree.
+def test_a_window_open_to_every_card_holder_tells_nothing_to_determinize() -> None:
+    # CUBE-51, CUBE-60: the window is open to P2 because P2 holds cards, so a sample need not hold a reaction.
     state = position(hands=[["zap-bolt"], ["brace", "lure", "rewind"]],
+                     deck=["pixel-owl", "cube-ant", "patch-up", "rally-cry", "group-hug", "double-draw"],
+                     battlefields=[["thunder-cube"], ["anvil-tortoise"]])
+    state.apply_action("attack P2 guard with guard")
+    assert state.players_to_act() == [1]
+    with_brace = [("brace" in [state.game.ids[c] for c in state.determinize(0, random.Random(seed)).hands[1]])
+                  for seed in range(30)]
+    assert any(with_brace) and not all(with_brace)
+
+
+def test_determinize_keeps_sizes_and_an_answer_for_everyone_asked() -> None:
+    # CUBE-51, CUBE-60 (option response_windows="answerers"): the window shows that P2 holds a reaction to an
+    # attack; a sample must agree.
+    state = position(options={"response_windows": "answerers"}, hands=[["zap-bolt"], ["brace", "lure", "rewind"]],
                      deck=["pixel-owl", "cube-ant", "patch-up", "rally-cry", "group-hug", "double-draw"],
                      battlefields=[["thunder-cube"], ["anvil-tortoise"]])
     state.apply_action("attack P2 guard with guard")
@@ -74,7 +87,8 @@ def test_determinize_finds_an_answer_even_when_one_card_in_many_fits() -> None:
             "not-so-fast", "power-outage", "dust-bunny", "gravel-goat", "box-jelly", "moss-cube", "hex-hound",
             "jelly-block", "cinder-cube", "quartz-yak", "loaf-lizard", "sponge-snail", "static-squid", "tumble-cat",
             "mossy-ram", "lantern-newt", "ribbon-eel"]
-    state = position(hands=[["dodge-roll"], ["brace"]], deck=deck, battlefields=[["thunder-cube"], ["anvil-tortoise"]])
+    state = position(options={"response_windows": "answerers"}, hands=[["dodge-roll"], ["brace"]], deck=deck,
+                     battlefields=[["thunder-cube"], ["anvil-tortoise"]])
     state.apply_action("attack P2 guard with guard")
     for seed in range(40):
         sample = state.determinize(0, random.Random(seed))

@@ -325,6 +325,14 @@ def reaction_applies(state: CubeState, card: int, trigger: str) -> bool:
     return True
 
 
+def in_window(state: CubeState, player: int, trigger: str) -> bool:
+    """CUBE-51: whether a window answering `trigger` is open to `player`: any card in hand, or with option
+    response_windows="answerers" a reaction that answers it."""
+    if state.game.options.response_windows == "answerers":
+        return holds_reaction(state, player, trigger)
+    return bool(state.hands[player])
+
+
 def holds_reaction(state: CubeState, player: int, trigger: str) -> bool:
     answers = state.game.trigger  # what each card answers: None but for reactions
     for card in state.hands[player]:  # noqa: SIM110  (a loop: a generator costs a call on every card)
@@ -334,15 +342,15 @@ def holds_reaction(state: CubeState, player: int, trigger: str) -> bool:
 
 
 def open_window(state: CubeState, trigger: str) -> None:
-    # CUBE-51: after an action that can be answered, the other players holding a reaction that
-    # answers it may play one; a window nobody can answer is never opened.
+    # CUBE-51: after an action that can be answered, the window opens to the other players still in the game
+    # who hold a card (in_window); those with a reaction that answers may play one, the others can only pass.
     state.window = trigger
     state.responders = []
     if state.game.reactions_in_play:
         n = state.game.num_players
         for step in range(1, n):
             player = (state.current + step) % n
-            if not state.out[player] and holds_reaction(state, player, trigger):
+            if not state.out[player] and in_window(state, player, trigger):
                 state.responders.append(player)
     if state.responders:
         state.phase = RESPOND
@@ -372,7 +380,7 @@ def react(state: CubeState, player: int, card: int) -> None:
     effects.run(state, effect, Context(player, card))
     if state.phase == OVER:
         return
-    state.responders = [p for p in state.responders if holds_reaction(state, p, state.window)]
+    state.responders = [p for p in state.responders if in_window(state, p, state.window)]
     if not state.responders:
         close_window(state)
 

@@ -43,6 +43,10 @@ class CubeOptions(GameOptions):
         0, description="seat that goes first (the youngest player), or 'random' for a chance draw")
     reactions: bool = Field(True, description="play with reaction cards (false: the first-game tip)")
     grandma: bool = Field(False, description="Grandma's Rules: creature cards only, no powers")
+    response_windows: Literal["every-card-holder", "answerers"] = Field(
+        "every-card-holder", description="'every-card-holder': a window is open to every other player holding a "
+        "card, so it tells nobody who holds a reaction; 'answerers': only to players holding a reaction that "
+        "answers (faster for simulations among computer players, but it shows who holds one)")
     win_at: int = Field(5, ge=1, le=20, description="defeated creatures needed to win")
     turn_limit: int = Field(200, ge=1, le=100_000, description="turns after which the largest victory pile wins")
     cards: str | None = Field(None, description="path to a deck file (default: the starter deck)")

@@ -260,7 +260,7 @@ class CubeState(State):
 
     def determinize(self, player: int, rng: random.Random) -> CubeState:
         # CUBE-60: the other hands and the deck are one pool of cards `player` cannot see; deal it afresh,
-        # keeping hand sizes, so that everyone asked in an open window still holds a reaction that answers it.
+        # keeping hand sizes, so that everyone asked in an open window still could be asked (CUBE-51).
         sampled = self.clone()
         others = [p for p in range(self.game.num_players) if p != player]
         pool = sampled.deck + [c for p in others for c in sampled.hands[p]]
@@ -273,7 +273,7 @@ class CubeState(State):
                 sampled.hands[p] = pool[start:start + size]
                 start += size
             sampled.deck = pool[start:]
-            if all(flow.holds_reaction(sampled, p, sampled.window) for p in askers):
+            if all(flow.in_window(sampled, p, sampled.window) for p in askers):
                 break
         else:
             give_reactions(sampled, player, askers, rng)
@@ -356,7 +356,7 @@ def give_reactions(sampled: CubeState, viewer: int, askers: list[int], rng: rand
     neither the viewer's nor an asked one (the rare case where rejection sampling found none)."""
     game = sampled.game
     for player in askers:
-        if flow.holds_reaction(sampled, player, sampled.window):
+        if flow.in_window(sampled, player, sampled.window):
             continue
         places = [sampled.deck] + [sampled.hands[q] for q in range(game.num_players)
                                    if q != viewer and q not in askers]
