@@ -24,7 +24,7 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent
+from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent, pacing
 from bestiary.core.api import CHANCE, Game, State
 from bestiary.core.chance import sample_chance
 from bestiary.core.errors import BestiaryError
@@ -388,6 +388,9 @@ class Room:
             for player in self.state.players_to_act():
                 if player in self.agents:
                     self.later(self.bot_delay(player, kind), self.bot_move, player)
+                elif pacing.automatic_pass(self.state, player) is not None:  # a window it can only pass
+                    delay = pacing.pass_delay(self.state, player, self.rng) * self.hub.settings.reaction_scale
+                    self.later(delay, self.turn_ran_out, player, self.version)
                 elif kind == "turn" and self.turn_seconds is not None:
                     self.turn_deadline = loop.time() + self.turn_seconds
                     self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
