@@ -33,6 +33,9 @@ class LungoOptions(GameOptions):
                                              "(LUNGO-62)")
     reaction_spread: float = Field(0.2, ge=0, le=10,
                                    description="plus or minus this many seconds, uniformly (LUNGO-62)")
+    response_windows: Literal["every-card-holder", "answerers"] = Field(
+        "every-card-holder", description="'every-card-holder': a card aimed at a player holding any card gives them "
+        "a window, so it tells nobody whether they hold a response card; 'answerers': only a player holding one")
     cards: str | None = Field(None, description="path to a card file (default: the starter set)")
 
     @model_validator(mode="after")

@@ -190,11 +190,19 @@ def play_card(state: LungoState, player: int, card: int) -> None:
 def choose_target(state: LungoState, player: int, target: int) -> None:
     state.target = target
     state._log_later(events.aimed, state.game, player, state.pending, target)
-    # LUNGO-72: a response window opens only when the target holds a response card.
-    if any(state.game.is_response[c] for c in state.hands[target]):
+    # LUNGO-72: a response window opens when the target holds a card (option response_windows="answerers":
+    # a response card), so that it tells nobody what they hold.
+    if window_opens(state, target):
         state.phase = RESPONSE
         return
     resolve_pending(state, player, target)
+
+
+def window_opens(state: LungoState, target: int) -> bool:
+    hand = state.hands[target]
+    if state.game.options.response_windows == "answerers":
+        return any(state.game.is_response[c] for c in hand)
+    return bool(hand)
 
 
 def respond(state: LungoState, player: int, card: int) -> None:
