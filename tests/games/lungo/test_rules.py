@@ -12,6 +12,7 @@ import bestiary
 from bestiary.agents import make_agent
 from bestiary.agents.base import SeatView
 from bestiary.core.api import SIMULTANEOUS
+from bestiary.core.conformance import checked_playout
 from bestiary.core.errors import OptionError
 from bestiary.games.lungo import rules
 from bestiary.games.lungo.cards import STARTER_CARDS
@@ -131,3 +132,13 @@ def test_bad_options_are_refused() -> None:
         bestiary.load_game("creatures-of-lungo", players=3, first_player=3)
     with pytest.raises(OptionError, match="players"):
         bestiary.load_game("creatures-of-lungo", players=7)
+
+
+def test_discreet_grabs_keep_every_state_sound() -> None:
+    """LUNGO-57 (option token_grab="discreet"): random games check clone, JSON round trip, determinize and
+    hidden information at every step while a grab goes unnoticed (seeds that reach one, 3 players)."""
+    game = bestiary.load_game("creatures-of-lungo", players=3, token_grab="discreet")
+    for seed in (1, 3):
+        state = checked_playout(game, seed)
+        assert any("discreetly" in e.text for e in state.all_events())
+        assert state.is_terminal() and sorted(state.returns()) == [-1.0, 0.0, 1.0]

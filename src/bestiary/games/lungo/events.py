@@ -228,6 +228,17 @@ def first_token(player: int) -> Event:
                  {"player": player})
 
 
+def discreet_token(player: int) -> Event:
+    return Event("token", f"{seat(player)} meets their goal and takes a token, discreetly: nobody has noticed "
+                 "yet.", (player,), {"player": player})
+
+
+def noticed_token(noticer: int, taker: int) -> Event:
+    who = "Everyone sees" if noticer < 0 else f"{seat(noticer)} notices"
+    return Event("token", f"{who} that a token is missing: {seat(taker)} took it! Race for the rest!", None,
+                 {"player": taker})
+
+
 def grabbed_token(player: int) -> Event:
     return Event("token", f"{seat(player)} grabs a token.", None, {"player": player})
 

@@ -33,6 +33,10 @@ class LungoOptions(GameOptions):
                                              "(LUNGO-62)")
     reaction_spread: float = Field(0.2, ge=0, le=10,
                                    description="plus or minus this many seconds, uniformly (LUNGO-62)")
+    token_grab: Literal["seen", "discreet"] = Field(
+        "seen", description="'seen': a grab is noticed at once and the race for the other tokens begins; "
+        "'discreet': the first grab goes unannounced until the next token moment, or until another player "
+        "reaches for a token")
     response_windows: Literal["every-card-holder", "answerers"] = Field(
         "every-card-holder", description="'every-card-holder': a card aimed at a player holding any card gives them "
         "a window, so it tells nobody whether they hold a response card; 'answerers': only a player holding one")

@@ -153,6 +153,9 @@ def apply_roll(state: LungoState, pips: int) -> None:
 def start_turn(state: LungoState) -> None:
     # LUNGO-59: the limit rule ends a game that would not finish.
     if state.turns >= state.game.options.turn_limit:
+        if state.unnoticed >= 0:  # LUNGO-57: the game's end shows the tokens
+            notice_missing_token(state, -1)
+            return
         state.phase = OVER
         state._log_later(events.turn_limit, state.game.options.turn_limit)
         return
@@ -242,6 +245,9 @@ def end_turn(state: LungoState) -> None:
     # or every turn with the option token_moment="turn".
     options = state.game.options
     if options.token_moment == "turn" or left_of(state, state.active) == options.first_player:
+        if state.unnoticed >= 0:  # LUNGO-57: at the token moment everyone looks at the tokens
+            notice_missing_token(state, -1)
+            return
         state.phase = TOKEN_MOMENT
         state.passed = [False] * state.game.num_players
     else:
@@ -657,20 +663,49 @@ def may_take_token(state: LungoState, player: int) -> bool:
 
 
 def take_token(state: LungoState, player: int) -> None:
+    if state.unnoticed >= 0:
+        # LUNGO-57: reaching for a token, a player sees one is missing
+        notice_missing_token(state, player)
+        if state.phase == OVER:
+            return
     first = not state.takers
     state.takers.append(player)
     state.tokens -= 1
+    if first and state.game.options.token_grab == "discreet" and state.phase != TOKEN_MOMENT:
+        # LUNGO-57 (option token_grab="discreet"): the game goes on until someone notices
+        state.unnoticed = player
+        state._log_later(events.discreet_token, player)
+        return
     if first:
         # LUNGO-21, LUNGO-57: the first taker is the winner; everyone else races for the rest.
         state._log_later(events.first_token, player)
     else:
         state._log_later(events.grabbed_token, player)
+    race_for_the_rest(state)
+
+
+def race_for_the_rest(state: LungoState) -> None:
     if state.tokens == 0:
         state.loser = next(p for p in range(state.game.num_players) if p not in state.takers)
         state._log_later(events.left_without_token, state.loser)
         state.phase = OVER
     else:
         state.phase = TOKEN_RACE
+
+
+def notice_missing_token(state: LungoState, noticer: int) -> None:
+    """LUNGO-57: an unnoticed grab is seen; the race for the other tokens begins."""
+    taker = state.unnoticed
+    state.unnoticed = -1
+    state._log_later(events.noticed_token, noticer, taker)
+    race_for_the_rest(state)
+
+
+def undo_unnoticed_grab(state: LungoState) -> None:
+    """A sampled world in which the unnoticed grab has not happened (for a player who has not seen it)."""
+    state.takers.remove(state.unnoticed)
+    state.tokens += 1
+    state.unnoticed = -1
 
 
 def pass_token_moment(state: LungoState, player: int) -> None:

@@ -42,6 +42,7 @@ class LungoState(State):
         self.afflictions: list[list[int]] = [[] for _ in range(n)]
         self.tokens = n - 1  # LUNGO-19
         self.takers: list[int] = []
+        self.unnoticed = -1  # the first taker, while a discreet grab goes unnoticed (LUNGO-57)
         self.loser = -1
         self.passed: list[bool] = [False] * n
         self.jobs: list[tuple[int, int, int]] = []
@@ -126,18 +127,27 @@ class LungoState(State):
         if phase == rules.TOKEN_MOMENT:
             return game.grab_or_pass if rules.may_take_token(self, player) else game.pass_only
         if phase == rules.TARGET:
-            return [game.target_actions[p] for p in range(game.num_players) if p != player]
+            return self._or_grab(player, [game.target_actions[p] for p in range(game.num_players) if p != player])
         if phase == rules.RESPONSE:
-            return [*(game.play_actions[c] for c in sorted(self.hands[player]) if game.is_response[c]), game.pass_]
+            return self._or_grab(player, [*(game.play_actions[c] for c in sorted(self.hands[player])
+                                            if game.is_response[c]), game.pass_])
         if phase == rules.CHOOSE:
             if not self.choices[player]:
-                return [game.commit_actions[c] for c in sorted(rules.commit_options(self, player))]
-            return [*(game.boost_actions[c] for c in sorted(rules.boost_options(self, player))), game.done]
+                return self._or_grab(player, [game.commit_actions[c]
+                                              for c in sorted(rules.commit_options(self, player))])
+            return self._or_grab(player, [*(game.boost_actions[c] for c in sorted(rules.boost_options(self, player))),
+                                          game.done])
         if phase == rules.SWAT_RACE:
-            return game.swat_or_pass
+            return self._or_grab(player, list(game.swat_or_pass))
         if phase == rules.TOKEN_RACE:
             return game.grab_only
         return ()
+
+    def _or_grab(self, player: int, actions: list[Action]) -> list[Action]:
+        # LUNGO-56: "at any time": whenever a player is asked to decide, a met goal lets them grab a token.
+        if rules.may_take_token(self, player):
+            actions.append(self.game.grab)
+        return actions
 
     def _illegal_reason(self, action: Action, player: int) -> str:
         if isinstance(action, Play) and self.phase == rules.PLAY:
@@ -280,7 +290,7 @@ class LungoState(State):
             "goal": None if player is None or self.goals[player] < 0 else game.goal_view(self.goals[player]),
             "goal_met": None if player is None else rules.goal_met(self, player),
             "in_front": [[card_view(game, c) for c in front] for front in self.afflictions],
-            "tokens_left": self.tokens, "token_takers": list(self.takers),
+            **self._token_view(player),
             "loser": None if self.loser < 0 else self.loser,
             "pending_card": None if self.pending < 0 else card_view(game, self.pending),
             "target": None if self.target < 0 else self.target,
@@ -292,6 +302,12 @@ class LungoState(State):
                 "in_swat": list(self.in_swat), "placer": None if self.placer < 0 else self.placer},
             "returns": self.returns() if self.phase == rules.OVER else None,
         }
+
+    def _token_view(self, player: int | None) -> JSON:
+        # LUNGO-57 (option token_grab="discreet"): a grab nobody has noticed is known to its taker alone.
+        if self.unnoticed >= 0 and player != self.unnoticed:
+            return {"tokens_left": self.tokens + 1, "token_takers": [p for p in self.takers if p != self.unnoticed]}
+        return {"tokens_left": self.tokens, "token_takers": list(self.takers)}
 
     def observation_tensor(self, player: int) -> np.ndarray:
         return tensor.encode(self.game, self.observation(player), player)
@@ -321,6 +337,8 @@ class LungoState(State):
             if self.goals[p] >= 0:
                 other.goals[p] = goals.pop()
         other.spare_goals = sorted(goals)
+        if other.unnoticed >= 0 and other.unnoticed != player:
+            rules.undo_unnoticed_grab(other)  # a grab `player` has not noticed may not have happened
         return other
 
     # -- copying and (de)serialising ----------------------------------------------------------
@@ -336,6 +354,7 @@ class LungoState(State):
         other.afflictions = [f.copy() for f in self.afflictions]
         other.tokens = self.tokens
         other.takers = self.takers.copy()
+        other.unnoticed = self.unnoticed
         other.loser = self.loser
         other.passed = self.passed.copy()
         other.jobs = self.jobs.copy()
@@ -370,7 +389,7 @@ class LungoState(State):
             "goals": [None if g < 0 else goal_ids[g] for g in self.goals],
             "spare_goals": sorted(goal_ids[g] for g in self.spare_goals),
             "in_front": [cards(f) for f in self.afflictions],
-            "takers": list(self.takers), "passed": list(self.passed),
+            "takers": list(self.takers), "unnoticed": self.unnoticed, "passed": list(self.passed),
             "jobs": [[rules.JOB_NAMES[k], p, o] for k, p, o in self.jobs],
             "choices": [cards(c) for c in self.choices], "chosen": list(self.chosen),
             "order": list(self.order), "rolls": list(self.rolls), "rollers": list(self.rollers),
@@ -413,6 +432,7 @@ class LungoState(State):
         state.goals = [-1 if g is None else _goal(game, g, goal_seen) for g in _list(raw, "goals", n)]
         state.spare_goals = sorted(_goal(game, g, goal_seen) for g in raw["spare_goals"])
         state.takers = [_seat(p, n, "takers") for p in raw["takers"]]
+        state.unnoticed = -1 if raw.get("unnoticed", -1) == -1 else _seat(raw["unnoticed"], n, "unnoticed")
         state.passed = [bool(b) for b in _list(raw, "passed", n)]
         state.chosen = [bool(b) for b in _list(raw, "chosen", n)]
         state.in_swat = [bool(b) for b in _list(raw, "in_swat", n)]
