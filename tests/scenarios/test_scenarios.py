@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bestiary.core.scenario import run_scenario
+from bestiary.core.scenario import run_scenario, scenario_files
 
 HERE = Path(__file__).parent
-FILES = sorted(p for p in HERE.rglob("*") if p.suffix in (".toml", ".json") and p.parent != HERE)
+FILES = scenario_files(sorted(p for p in HERE.iterdir() if p.is_dir() and not p.name.startswith("__")))
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(HERE)) for p in FILES])

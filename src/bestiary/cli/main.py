@@ -22,7 +22,7 @@ from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 from bestiary.core.record import load_record, record_of, replay, save_record
 from bestiary.core.registry import game_class
-from bestiary.core.scenario import run_scenario
+from bestiary.core.scenario import run_scenario, scenario_files
 
 app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop games.", no_args_is_help=True,
                   pretty_exceptions_enable=False, add_completion=False)
@@ -150,12 +150,7 @@ def replay_command(
 @app.command()
 def scenario(files: Annotated[list[Path], typer.Argument(help="scenario files or folders")]) -> None:
     """Run scenario files (TOML or JSON) and report pass or fail for each; exit 1 on any failure."""
-    paths: list[Path] = []
-    for item in files:
-        if item.is_dir():
-            paths += sorted(p for p in item.rglob("*") if p.suffix in (".toml", ".json"))
-        else:
-            paths.append(item)
+    paths = scenario_files(files)  # a folder's scenarios: files with `steps` or `refused` (docs/scenarios.md)
     if not paths:
         raise fail("no scenario files found")
     failed = 0

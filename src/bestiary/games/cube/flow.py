@@ -35,7 +35,7 @@ PLACED_AT_SETUP = 2  # CUBE-16
 def deal(state: CubeState) -> None:
     """CUBE-15: shuffle and deal; CUBE-18: a hand with fewer than 2 creatures goes back and is redrawn."""
     game = state.game
-    state.deck = state.shuffles.shuffled(game.in_play)
+    state.deck = state.shuffles.shuffled(game.in_play, game.ids)
     for player in range(game.num_players):
         rules.deal_hand(state, player, game.hand_size)
         tries = 0

@@ -58,7 +58,7 @@ def reshuffle_discard(state: CubeState) -> None:
     # CUBE-52: an empty shared deck is remade from the discard pile, shuffled.
     if not state.discard:
         return
-    state.deck = state.shuffles.shuffled(state.discard)
+    state.deck = state.shuffles.shuffled(state.discard, state.game.ids)
     state.discard = []
     state._log_later(events.reshuffled, len(state.deck))
 
@@ -92,7 +92,7 @@ def mulligan_needed(state: CubeState, player: int) -> bool:
 def redraw_hand(state: CubeState, player: int) -> None:
     # CUBE-18: shuffle the hand back into the deck and draw a new one of the same size.
     size = len(state.hands[player])
-    state.deck = state.shuffles.shuffled(state.deck + state.hands[player])
+    state.deck = state.shuffles.shuffled(state.deck + state.hands[player], state.game.ids)
     state.hands[player] = []
     deal_hand(state, player, size)
     state._log_later(events.mulligan, player)
@@ -115,7 +115,7 @@ def refill_empty_battlefield(state: CubeState, player: int) -> bool:
             break
         drawn.append(card)
     if drawn:
-        state.deck = state.shuffles.shuffled(state.deck + drawn)
+        state.deck = state.shuffles.shuffled(state.deck + drawn, state.game.ids)
     if found == NO_CARD:
         return False
     state.hands[player].append(found)
