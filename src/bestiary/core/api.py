@@ -176,6 +176,11 @@ class Game(ABC):
     def render(self, observation: JSON) -> str:
         """A plain-text picture of an observation (rich markup allowed) for the terminal."""
 
+    def describe(self, observation: JSON, word: str) -> str | None:
+        """Rich text that a terminal shows when a player types `word` that is no action (a tile, `cards`): a
+        closer look at part of the table. None where the game has nothing to show for it."""
+        return None
+
     def heuristic_policy(self) -> HeuristicPolicy | None:
         """The game's own rule-of-thumb player, if it has one."""
         return None

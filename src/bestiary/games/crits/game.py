@@ -293,6 +293,9 @@ class CritsCreatures(Game):
     def render(self, observation: JSON) -> str:
         return view.render(observation)
 
+    def describe(self, observation: JSON, word: str) -> str | None:
+        return view.describe(observation, word)
+
     @classmethod
     def files_named(cls, options: GameOptions) -> list[str]:
         assert isinstance(options, CritsOptions)

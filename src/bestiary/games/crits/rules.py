@@ -123,6 +123,27 @@ def reach(state: CritsState, piece: int, free: int, passable: int) -> int:
     return seen & free
 
 
+def path_cost(state: CritsState, origin: int, to: int, passable: int) -> int | None:
+    """CRITS-6, CRITS-7: the cheapest way from `origin` to the free tile `to` over `passable` tiles (a bit set),
+    orthogonal steps 1 and diagonal steps 2; None when no way leads there. For refusals, not move generation."""
+    game = state.game
+    best = {origin: 0}
+    frontier = [(0, origin)]
+    while frontier:
+        frontier.sort()
+        cost, tile = frontier.pop(0)
+        if tile == to:
+            return cost
+        if cost > best[tile]:
+            continue
+        for steps, price in ((game.orthogonal[tile], 1), (game.diagonal[tile], 2)):
+            for nxt in steps:
+                if passable >> nxt & 1 and cost + price < best.get(nxt, 1 << 30):
+                    best[nxt] = cost + price
+                    frontier.append((cost + price, nxt))
+    return None
+
+
 def moves_from(state: CritsState, piece: int, key: int, free: int, passable: int) -> tuple[Move, ...]:
     """The move actions of `piece`, kept in the game's memo under `key` (CritsCreatures.reach_areas)."""
     game = state.game

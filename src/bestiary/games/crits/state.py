@@ -312,12 +312,35 @@ class CritsState(State):
 
     def _illegal_reason(self, action: Action, player: int) -> str:
         if isinstance(action, Move) and self.phase == rules.TURN:
-            return (f"{action.origin} holds no piece of yours that may still move there this turn (each piece "
-                    "moves once, up to its M:, diagonal steps cost 2, five pieces a turn, no passing through pieces)")
+            return self._why_no_move(action, player)
         if isinstance(action, Attack) and self.phase == rules.TURN:
             return ("no such attack: one attack a turn, at an orthogonally adjacent enemy (or along a clear row "
                     "or column for a ranged piece), never diagonally")
         return super()._illegal_reason(action, player)
+
+    def _why_no_move(self, action: Move, player: int) -> str:
+        """Why `move FROM TO` is refused, in the rule book's terms (CRITS-5, CRITS-6, CRITS-7, CRITS-56)."""
+        game = self.game
+        origin, to = game.tile_index.get(action.origin, -1), game.tile_index.get(action.to, -1)
+        piece = self.board[origin] if origin >= 0 else -1
+        if piece < 0 or self.side[piece] != player:
+            return f"no piece of yours stands on {action.origin}"
+        name, card = self.name(piece), self.card[piece]
+        if game.kind[card] == "item" or not game.moves[card]:
+            return f"{name} does not move (no M:)"
+        if self.moved >> piece & 1:
+            return f"{name} has already moved this turn (each piece moves once a turn)"
+        if self.moves_made >= rules.MOVES_PER_TURN and not rules.is_swift(self, piece):
+            return f"{rules.MOVES_PER_TURN} pieces have moved this turn, the most a turn allows"
+        if to < 0 or self.board[to] >= 0:
+            return f"{action.to} is not free"
+        own, occupied = self.occupancy[player], self.occupancy[0] | self.occupancy[1]
+        passable = game.all_tiles & ~occupied | (0 if game.options.allies_block else own)
+        cost = rules.path_cost(self, origin, to, passable)
+        if cost is None:
+            return f"no way to {action.to}: pieces block every path (no passing through pieces)"
+        return (f"too far: M:{game.moves[card]}, and {action.to} costs {cost} (a diagonal step costs 2, "
+                "an orthogonal one 1)")
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         rolls = self.game.roll_actions
@@ -553,7 +576,8 @@ class CritsState(State):
                                 "holder": self.holder[p], "used": self.used[p], "lasts": self.lasts[p]}
                        for p in range(2 * SIDE)},
             "kings": list(self.king), "crowns": [tile(t) if t >= 0 else None for t in self.crown],
-            "kingless": list(self.kingless), "king_fell_this_turn": self.king_fell_this_turn, "moved": self.moved, "moved_last": list(self.moved_last),
+            "kingless": list(self.kingless), "king_fell_this_turn": self.king_fell_this_turn,
+            "moved": self.moved, "moved_last": list(self.moved_last),
             "moves_made": self.moves_made, "attacked": self.attacked, "counter_used": self.counter_used,
             "first_rolls": list(self.first_rolls), "actor": self.actor, "chosen": self.chosen,
             "source": self.source, "aims": [tile(t) for t in self.aims],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.markup import escape
 
 from bestiary.core.api import JSON
+from bestiary.games.crits.effects import ACTIVATED
 
 SIDE_STYLE = ("cyan", "magenta")
 PHASE_HINTS = {
@@ -25,7 +26,7 @@ def short_name(name: str) -> str:
     return (words[0][0] + words[1][0]).upper() if len(words) > 1 else words[0][:2].capitalize()
 
 
-def piece_line(p: JSON, kings: list[int | None], pieces: dict[int, JSON]) -> str:
+def piece_line(p: JSON, kings: list[int | None], pieces: dict[int, JSON], labels: dict[int, str]) -> str:
     tags = []
     if p["kind"] == "item":
         stats = f"item ({p['type']}), Def {p['item_def']}"
@@ -51,7 +52,100 @@ def piece_line(p: JSON, kings: list[int | None], pieces: dict[int, JSON]) -> str
         tags.append(f"{p['turns_left']} turn(s) left")
     where = p["tile"] or p["where"]
     tag = f" [bold]{' '.join(tags)}[/bold]" if tags else ""
-    return f"  {where:>4} {short_name(p['name'])} {escape(p['name'])}{tag}: {escape(stats)}"
+    return f"  {where:>4} {labels[p['piece']]:<4} {escape(p['name'])}{tag}: {escape(stats)}"
+
+
+def window_effects(o: JSON, player: int, labels: dict[int, str]) -> list[str]:
+    """CRITS-52: what the player answering an attack could use, named: each unused effect on the board and
+    each Split Second card held off it."""
+    pieces = {p["piece"]: p for p in o["pieces"]}
+    out = []
+    for p in o["pieces"]:
+        if p["side"] != player or p["used"]:
+            continue
+        for effect in p["effects"]:
+            if effect["keyword"] in ACTIVATED and p["where"] in ("board", "equipped"):
+                holder = pieces[p["holder"]] if p["where"] == "equipped" else p
+                reach = f", range {effect['range']}" if "range" in effect else ""
+                out.append(f"{holder['tile']} {labels[p['piece']]} {p['name']}: {effect['keyword']}{reach}")
+            if effect["keyword"] == "split-second" and p["where"] == "reserve":
+                out.append(f"deploy {p['id']}: {p['name']} enters play behind your red line")
+    return out
+
+
+def piece_labels(pieces: list[JSON]) -> dict[int, str]:
+    """A label per piece, unique and readable without colour: P1's in capitals, P2's in small letters, copies
+    (and different cards sharing initials) numbered in army order: GK1, GK2 for P1's Grave Knights, bs1 for a
+    P2 Briar Sprite."""
+    groups: dict[tuple[int, str], list[int]] = {}
+    for p in sorted(pieces, key=lambda p: p["piece"]):
+        groups.setdefault((p["side"], short_name(p["name"]).upper()), []).append(p["piece"])
+    labels = {}
+    for (side, base), members in groups.items():
+        for number, piece in enumerate(members, start=1):
+            label = base + (str(number) if len(members) > 1 else "")
+            labels[piece] = label if side == 0 else label.lower()
+    return labels
+
+
+def board_rows(o: JSON, occupied: set[int]) -> list[int | tuple[int, int]]:
+    """The rows to draw, top (the last row) first: every row with something on it, the rows beside each
+    red line, and runs of empty rows folded into one (first, last) pair, so the board fits a terminal."""
+    length, depth = o["length"], o["start_depth"]
+    keep = occupied | {1, length, depth, depth + 1, length - depth, length - depth + 1}
+    out: list[int | tuple[int, int]] = []
+    row = length
+    while row >= 1:
+        if row in keep:
+            out.append(row)
+            row -= 1
+            continue
+        last = row
+        while row >= 1 and row not in keep:
+            row -= 1
+        first = row + 1
+        out.append((first, last) if last > first else first)
+    return out
+
+
+def legend(o: JSON, side: int, labels: dict[int, str]) -> str:
+    """One side's labels and card names, copies together: 'GK1-2 Grave Knight, GH1-3 Ghoul, ...'."""
+    names: dict[str, list[str]] = {}
+    for p in o["pieces"]:
+        if p["side"] == side and p["where"] in ("board", "dropped", "reserve", "waiting"):
+            names.setdefault(p["name"], []).append(labels[p["piece"]])
+    return ", ".join(f"{'/'.join(found)} {name}" for name, found in names.items())
+
+
+def cards_text(observation: JSON) -> str:
+    """Every card in play, side by side, with its label: what `cards` shows in the terminal."""
+    o = observation
+    pieces = {p["piece"]: p for p in o["pieces"]}
+    labels = piece_labels(o["pieces"])
+    lines = []
+    for side in (0, 1):
+        lines.append(f"[{SIDE_STYLE[side]}]P{side + 1}[/{SIDE_STYLE[side]}]")
+        for p in o["pieces"]:
+            if p["side"] == side and p["where"] in ("board", "dropped", "reserve", "waiting"):
+                lines.append(piece_line(p, o["kings"], pieces, labels))
+        fallen = [escape(p["name"]) for p in o["pieces"] if p["side"] == side and p["where"] == "graveyard"]
+        if fallen:
+            lines.append("  graveyard: " + ", ".join(fallen))
+    return "\n".join(lines)
+
+
+def describe(observation: JSON, word: str) -> str | None:
+    """What the terminal shows for `cards` (every card) or a tile (the piece there, or what lies there)."""
+    if word.lower() == "cards":
+        return cards_text(observation)
+    tile = word.upper()
+    pieces = {p["piece"]: p for p in observation["pieces"]}
+    labels = piece_labels(observation["pieces"])
+    found = [piece_line(p, observation["kings"], pieces, labels) for p in observation["pieces"]
+             if p["tile"] == tile and p["where"] in ("board", "dropped")]
+    if tile in observation["crowns"]:
+        found.append(f"  {tile:>4} the fallen crown of P{observation['crowns'].index(tile) + 1}")
+    return "\n".join(found) or None
 
 
 def render(observation: JSON) -> str:
@@ -62,46 +156,46 @@ def render(observation: JSON) -> str:
     dropped = {p["tile"] for p in o["pieces"] if p["where"] == "dropped"}
     crowns = {tile: side for side, tile in enumerate(o["crowns"]) if tile}
     kings = o["kings"]
+    labels = piece_labels(o["pieces"])
     lines = [f"[bold]Crit's Creatures[/bold] - turn {min(o['turn'], o['turn_limit'])} of {o['turn_limit']}, "
              f"[{SIDE_STYLE[o['player']]}]P{o['player'] + 1}[/{SIDE_STYLE[o['player']]}] to play"
              f" ({o['moves_made']} of 5 moves made{', attacked' if o['attacked'] else ''})"]
-    header = "     " + "".join(f" {column_name(c)} " for c in range(width))
-    lines.append(header)
-    for row in range(length, 0, -1):
+    lines.append("     " + "".join(f" {column_name(c)}  " for c in range(width)))
+    marked = set(at) | dropped | set(crowns)
+    occupied = {int(tile[1:]) for tile in marked}
+    for row in board_rows(o, occupied):
+        if isinstance(row, tuple):
+            lines.append(f"[dim]   :  rows {row[0]}-{row[1]} empty[/dim]")
+            continue
         cells = []
         for column in range(width):
             tile = f"{column_name(column)}{row}"
             piece = at.get(tile)
             if piece is not None:
                 style = SIDE_STYLE[piece["side"]]
-                bold = "bold reverse " if piece["piece"] in kings else ""
-                cells.append(f"[{bold}{style}]{short_name(piece['name']):<3}[/{bold}{style}]")
+                king = "*" if piece["piece"] in kings else " "
+                cells.append(f"[{style}]{king}{labels[piece['piece']]:<3}[/{style}]")
             elif tile in crowns:
-                cells.append(f"[yellow]C{crowns[tile] + 1} [/yellow]")
+                cells.append(f"[yellow] C{crowns[tile] + 1} [/yellow]")
             elif tile in dropped:
-                cells.append("[yellow]i  [/yellow]")
+                cells.append("[yellow] i  [/yellow]")
             else:
-                cells.append("[dim].  [/dim]")
+                cells.append("[dim] .  [/dim]")
         lines.append(f"  {row:>2} " + "".join(cells))
         if row in (length - depth + 1, depth + 1):
-            lines.append("     " + "[red]" + "-" * (3 * width) + "[/red]")
-    lines.append("[dim]Reversed: the King. C1/C2: a fallen crown. i: a dropped item. Red lines: the start zones.[/dim]")
+            lines.append("     " + "[red]" + "-" * (4 * width) + "[/red]")
+    lines.append("[dim]P1 in CAPITALS, P2 in small letters; * the King; C1/C2 a fallen crown; i a dropped item; "
+                 "red lines: the start zones. Type a tile (B3) for its piece and moves, 'cards' for every card."
+                 "[/dim]")
     for side in (0, 1):
         style = SIDE_STYLE[side]
-        king = "no King" if kings[side] is None else "King " + pieces[kings[side]]["name"]
+        king = "no King" if kings[side] is None else f"King {labels[kings[side]]} " + pieces[kings[side]]["name"]
         if o["kingless"][side]:
             king += f" ({o['kingless'][side]} turn(s) without a King; the third loses)"
         you = " (you)" if o["viewer"] == side else ""
         lines.append(f"[{style}]P{side + 1}{you}[/{style}]: {escape(king)}; {o['reserve'][side]} card(s) held off "
                      "the board")
-        for p in o["pieces"]:
-            if p["side"] == side and p["where"] in ("board", "equipped", "dropped", "reserve", "waiting"):
-                if p["where"] == "equipped":
-                    continue
-                lines.append(piece_line(p, kings, pieces))
-        fallen = [escape(p["name"]) for p in o["pieces"] if p["side"] == side and p["where"] == "graveyard"]
-        if fallen:
-            lines.append("  graveyard: " + ", ".join(fallen))
+        lines.append("  " + escape(legend(o, side, labels)))
     combat = o["combat"]
     if combat:
         attacker, target = pieces[combat["attacker"]], pieces[combat["target"]]
@@ -119,6 +213,8 @@ def render(observation: JSON) -> str:
         hint = f"choose a free tile behind your red line for {escape(pieces[o['next_to_place']]['name'])}."
     if hint and o["to_act"]:
         lines.append(f"[bold]P{o['to_act'][0] + 1}[/bold]: {hint}")
+    if o["phase"] == "respond" and o["to_act"]:
+        lines += [f"  {escape(text)}" for text in window_effects(o, o["to_act"][0], labels)]
     if o["aims"]:
         lines.append("Dice aimed at: " + ", ".join(o["aims"]))
     if o["phase"] == "over":
