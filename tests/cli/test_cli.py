@@ -55,7 +55,7 @@ def test_a_human_gets_clear_messages_for_bad_input_and_can_quit(tmp_path: Path) 
     out = result.output
     assert "'xyz' is not an action of this game" in out
     assert "No action 0: choose 1 to 4" in out and "No action 9" in out
-    assert "'choose size' is not legal now" in out
+    assert "'choose size' is refused: commonness or size is chosen only before" in out  # the engine's reason
     assert "Type the number or the text of an action" in out
     assert "P1 draws a bird card" in out and "Game left unfinished" in out
     assert "Traceback" not in out
@@ -89,7 +89,7 @@ def test_long_action_lists_are_summarised_and_listed_on_request() -> None:
                     "--option", "first_player=0", input="list end\nlist\nquit\n")
     assert result.exit_code == 0, result.output
     first_prompt = result.output.split("P1>")[0]
-    assert "move (" in first_prompt and "to number them" in first_prompt
+    assert "move (" in first_prompt and "to number" in first_prompt
     assert "  1  move" not in first_prompt  # not every move before the player asks
     listed = result.output.split("P1>")[1]
     assert "end turn" in listed and "move" not in listed

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TimeRemainingColumn
 from rich.text import Text
 
@@ -103,7 +104,8 @@ def simulate_command(
     if out is None:
         console.print(Markdown(Report([spec.header()], groups).markdown()))
     else:
-        console.print(f"Saved {games} game records to {out}; summarise them with: bestiary report {out}")
+        console.print(f"Saved {games} game records to {escape(str(out))}; summarise them with: "
+                      f"bestiary report {escape(str(out))}")
 
 
 def report_command(
@@ -131,7 +133,7 @@ def report_command(
     if not quiet:
         console.print(Markdown(text))
     for path in [p for p in (markdown, html) if p is not None] + saved:
-        console.print(f"Wrote {path}")
+        console.print(f"Wrote {escape(str(path))}")
 
 
 def sweep_command(
@@ -172,19 +174,19 @@ def sweep_command(
     try:
         if markdown is not None:
             markdown.write_text(table, encoding="utf-8")
-            console.print(f"Wrote {markdown}")
+            console.print(f"Wrote {escape(str(markdown))}")
         if plot is None and html is None:
             return
         buffer = io.BytesIO()
         sweep_figure(parameter, points).savefig(buffer, format="png", dpi=110)
         if plot is not None:
             plot.write_bytes(buffer.getvalue())
-            console.print(f"Wrote {plot}")
+            console.print(f"Wrote {escape(str(plot))}")
         if html is not None:
             title = f"Sweep of {parameter.name}"
             page = html_page(title, f"# {title}\n\n{table}", {"sweep": buffer.getvalue()})
             html.write_text(page, encoding="utf-8")
-            console.print(f"Wrote {html}")
+            console.print(f"Wrote {escape(str(html))}")
     except OSError as error:
         raise fail(f"cannot write: {error}") from None
 

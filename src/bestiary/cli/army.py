@@ -27,7 +27,7 @@ def check(
     try:
         checker: Any = getattr(game_class(game), "check_army", None)
         if checker is None:
-            console.print(f"[red]error:[/red] {game} is not played with armies")
+            console.print(f"[red]error:[/red] {escape(game)} is not played with armies")
             raise typer.Exit(2)
         summary = checker(army_file, str(cards) if cards else None)
     except BestiaryError as error:

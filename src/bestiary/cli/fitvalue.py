@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -58,4 +59,4 @@ def fit_value_command(
                   f"{f['previous_log_loss']:.4f}, knowing nothing {f['uninformed_log_loss']:.4f} (lower is better).")
     if out is not None:
         out.write_text(fit.file_text(), encoding="utf-8")
-        console.print(f"Value file written to {out}.")
+        console.print(f"Value file written to {escape(str(out))}.")

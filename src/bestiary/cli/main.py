@@ -9,13 +9,14 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 
 import bestiary
 from bestiary.agents import agent_names
 from bestiary.cli.army import app as army_app
 from bestiary.cli.docs import doc_path
 from bestiary.cli.fitvalue import fit_value_command
-from bestiary.cli.play import HUMAN, Quit, TerminalTable
+from bestiary.cli.play import HUMAN, TABLE_SPEED, Quit, TerminalTable
 from bestiary.cli.serve import serve
 from bestiary.cli.tournament import tournament
 from bestiary.core.chance import fresh_seed
@@ -33,7 +34,7 @@ app.command("fit-value")(fit_value_command)
 
 
 def fail(message: str) -> typer.Exit:
-    console.print(f"[red]error:[/red] {message}")
+    console.print(f"[red]error:[/red] {escape(message)}")  # a message may hold brackets: "the [set] table"
     return typer.Exit(2)
 
 
@@ -57,11 +58,12 @@ def games() -> None:
     for name in bestiary.list_games():
         cls = game_class(name)
         counts = ", ".join(str(n) for n in cls.info.player_counts)
-        console.print(f"[bold]{name}[/bold] - {cls.info.title}; players: {counts}")
-        console.print(f"  {cls.info.summary}")
+        console.print(f"[bold]{name}[/bold] - {escape(cls.info.title)}; players: {counts}")
+        console.print(f"  {escape(cls.info.summary)}")
         for field, spec in cls.Options.model_fields.items():
             if field != "players":
-                console.print(f"  [cyan]{field}[/cyan] (default {spec.default!r}): {spec.description or ''}")
+                console.print(f"  [cyan]{field}[/cyan] (default {escape(repr(spec.default))}): "
+                              f"{escape(spec.description or '')}")
         console.print()
 
 
@@ -89,6 +91,9 @@ def play(
     cards: Annotated[Path | None, typer.Option(help="your own card file")] = None,
     seed: Annotated[int | None, typer.Option(help="seed for shuffles and dice")] = None,
     record: Annotated[Path | None, typer.Option(help="save the game record to this file")] = None,
+    race_speed: Annotated[float, typer.Option(
+        min=0.0, help="computer players' reaction times in races (swat, token race) are multiplied by this; "
+        f"the default {TABLE_SPEED:g} is about a person's speed at a table, 1 the computer's own")] = TABLE_SPEED,
 ) -> None:
     """Play in the terminal: hotseat for several humans, or against the computer."""
     seats = [s.strip().lower() for s in (seat or [HUMAN])]
@@ -104,11 +109,12 @@ def play(
         if len(seats) > loaded.num_players:
             raise fail(f"{len(seats)} seats given for {loaded.num_players} players")
         seats += ["random"] * (loaded.num_players - len(seats))
-        table = TerminalTable(loaded, seats, fresh_seed() if seed is None else seed, console)
+        table = TerminalTable(loaded, seats, fresh_seed() if seed is None else seed, console,
+                              race_speed=race_speed)
     except BestiaryError as error:
         raise fail(str(error)) from None
-    console.print(f"[bold]{loaded.info.title}[/bold] - seed {table.state.seed}; seats: "
-                  + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(seats)))
+    console.print(f"[bold]{escape(loaded.info.title)}[/bold] - seed {table.state.seed}; seats: "
+                  + escape(", ".join(f"P{p + 1} {s}" for p, s in enumerate(seats))))
     try:
         state = table.play()
     except (Quit, EOFError, KeyboardInterrupt):
@@ -116,7 +122,7 @@ def play(
         state = table.state
     if record is not None:
         save_record(record_of(state, seats), record)
-        console.print(f"Record saved to {record}.")
+        console.print(f"Record saved to {escape(str(record))}.")
 
 
 def game_class_or_fail(game: str) -> type[bestiary.Game]:
@@ -140,7 +146,7 @@ def replay_command(
         raise fail(str(error)) from None
     if not quiet:
         for event in state.events(None):
-            console.print(f"  · {event.text}")
+            console.print(f"  · {escape(event.text)}")
         console.print(state.game.render(state.observation(None)))
     status = "finished" if state.is_terminal() else "unfinished"
     console.print(f"Replayed {len(rec.actions)} actions of a {status} {rec.game} game: the state matches "
@@ -157,10 +163,11 @@ def scenario(files: Annotated[list[Path], typer.Argument(help="scenario files or
     for path in paths:
         result = run_scenario(path)
         if result.passed:
-            console.print(f"[green]pass[/green] {path}  {result.name}")
+            console.print(f"[green]pass[/green] {escape(str(path))}  {escape(result.name)}")
         else:
             failed += 1
-            console.print(f"[red]FAIL[/red] {path}  {result.name}\n     {result.message}")
+            console.print(f"[red]FAIL[/red] {escape(str(path))}  {escape(result.name)}\n     "
+                          f"{escape(result.message)}")
     console.print(f"{len(paths) - failed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -71,7 +72,7 @@ def tournament(
     print_results(results)
     if output is not None:
         output.write_text(json.dumps(results, indent=1), encoding="utf-8")
-        console.print(f"Results saved to {output}.")
+        console.print(f"Results saved to {escape(str(output))}.")
 
 
 def print_results(results: JSON) -> None:

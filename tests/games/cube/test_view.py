@@ -51,5 +51,5 @@ def test_a_person_can_play_a_whole_game_in_the_terminal() -> None:
     state = table.play()
     shown = screen.getvalue()
     assert state.is_terminal()
-    assert "Your hand" in shown and "Game over" in shown and "Returns:" in shown
+    assert "Your hand" in shown and "Game over" in shown and "(scores: P1 " in shown
     assert "No action 99" in shown and "'teleport' is not an action of this game" in shown
