@@ -75,7 +75,7 @@ def test_copy_numbers_are_not_shown_and_the_shown_text_is_accepted() -> None:
 
 def test_crits_board_fits_100_by_40_with_labels_and_a_piece_look() -> None:
     game = bestiary.load_game("crits-creatures", first_player=0)
-    table, screen = terminal(game, ["human", "heuristic"], ["B3", "cards", "move B3 B6", "quit"], seed=2)
+    table, screen = terminal(game, ["human", "heuristic"], ["B3", "cards", "move B3 B6", "gk2", "quit"], seed=2)
     try:
         table.play()
     except Exception as error:  # Quit
@@ -86,9 +86,11 @@ def test_crits_board_fits_100_by_40_with_labels_and_a_piece_look() -> None:
     assert max(len(line) for line in text.splitlines()) <= 100
     assert "BA2" in first_screen and "bs1" in first_screen  # P1 capitals, P2 small letters, copies numbered
     look = text.split("P1>")[1]
-    assert "Bone Archer" in look and "move B3 B4" in look  # the piece on B3 and its moves
+    assert "Bone Archer" in look and "From B3: 8 move(s) (+)" in look  # the piece on B3, its moves marked
+    assert "   4  +   +   +   .  " in look and "   1  .   +   .  " in look
     assert "Thornmother" in text.split("P1>")[2]  # every card
     assert "'move B3 B6' is refused: too far: M:2, and B6 costs 3" in text.split("P1>")[3]
+    assert "Grave Knight" in text.split("P1>")[4]  # a label, typed in small letters, finds P1's own piece
 
 
 def test_a_window_names_the_effect_it_could_use() -> None:

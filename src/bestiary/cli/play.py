@@ -266,22 +266,20 @@ class TerminalTable:
         return action
 
     def look(self, word: str, legal: list[Action], player: int) -> bool:
-        """A word that is no action (a tile, 'cards'): what the game shows of it, and the legal actions that
-        name it (a piece's moves and attacks). False when there is nothing to show."""
-        if " " in word.strip():
+        """A word that is no action (a tile, a piece, 'cards'): what the game shows of it, or else the legal
+        actions that name it. False when there is nothing to show."""
+        word = word.strip()
+        if not word or " " in word:
             return False
-        detail = self.game.describe(self.state.observation(player), word.strip())
-        naming = [a for a in legal if word.strip().lower() in shown(a).lower().split()]
-        if detail is None and not naming:
-            return False
-        if detail:
+        detail = self.game.describe(self.state.observation(player), word, [str(a) for a in legal])
+        if detail is not None:
             self.console.print(Text.from_markup(detail), soft_wrap=False)
+            return True
+        naming = [a for a in legal if word.lower() in shown(a).lower().split()]
         if naming:
-            self.say(f"Actions naming {word.strip()}:")
+            self.say(f"Actions naming {word}:")
             self.show_actions(legal, "", everything=True, only=naming)
-        elif detail:
-            self.say(f"No action names {word.strip()} now.")
-        return True
+        return bool(naming)
 
     def refusal(self, action: Action, player: int) -> str:
         """The engine's own reason for refusing `action`, found on a copy of the state."""

@@ -176,9 +176,10 @@ class Game(ABC):
     def render(self, observation: JSON) -> str:
         """A plain-text picture of an observation (rich markup allowed) for the terminal."""
 
-    def describe(self, observation: JSON, word: str) -> str | None:
-        """Rich text that a terminal shows when a player types `word` that is no action (a tile, `cards`): a
-        closer look at part of the table. None where the game has nothing to show for it."""
+    def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
+        """Rich text that a terminal shows when a player types `word` that is no action (a tile, a piece,
+        `cards`): a closer look at part of the table, given the texts of the player's legal actions (say, a
+        piece's moves marked on the board). None where the game has nothing to show for it."""
         return None
 
     def heuristic_policy(self) -> HeuristicPolicy | None:

@@ -293,8 +293,8 @@ class CritsCreatures(Game):
     def render(self, observation: JSON) -> str:
         return view.render(observation)
 
-    def describe(self, observation: JSON, word: str) -> str | None:
-        return view.describe(observation, word)
+    def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
+        return view.describe(observation, word, legal)
 
     @classmethod
     def files_named(cls, options: GameOptions) -> list[str]:

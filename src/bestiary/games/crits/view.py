@@ -134,35 +134,57 @@ def cards_text(observation: JSON) -> str:
     return "\n".join(lines)
 
 
-def describe(observation: JSON, word: str) -> str | None:
-    """What the terminal shows for `cards` (every card) or a tile (the piece there, or what lies there)."""
-    if word.lower() == "cards":
-        return cards_text(observation)
-    tile = word.upper()
-    pieces = {p["piece"]: p for p in observation["pieces"]}
-    labels = piece_labels(observation["pieces"])
-    found = [piece_line(p, observation["kings"], pieces, labels) for p in observation["pieces"]
-             if p["tile"] == tile and p["where"] in ("board", "dropped")]
-    if tile in observation["crowns"]:
-        found.append(f"  {tile:>4} the fallen crown of P{observation['crowns'].index(tile) + 1}")
-    return "\n".join(found) or None
-
-
-def render(observation: JSON) -> str:
+def describe(observation: JSON, word: str, legal: list[str]) -> str | None:
+    """What the terminal shows for `cards` (every card), or for a tile or a piece's label (B3, GH1): the piece
+    there with its card, and the board with its legal moves (+) and attacks (x) marked."""
     o = observation
-    width, length, depth = o["width"], o["length"], o["start_depth"]
+    if word.lower() == "cards":
+        return cards_text(o)
     pieces = {p["piece"]: p for p in o["pieces"]}
+    labels = piece_labels(o["pieces"])
+    by_label = {label: piece for piece, label in labels.items()}
+    if word in by_label or word.upper() in o_tiles(o):
+        chosen = by_label.get(word)
+        tile = pieces[chosen]["tile"] if chosen is not None else word.upper()
+    else:
+        folded = [piece for label, piece in by_label.items() if label.lower() == word.lower()]
+        if len(folded) != 1:
+            return None
+        tile = pieces[folded[0]]["tile"]
+    if tile is None:  # a piece off the board
+        chosen = by_label.get(word)
+        return piece_line(pieces[chosen], o["kings"], pieces, labels) if chosen is not None else None
+    lines = [piece_line(p, o["kings"], pieces, labels) for p in o["pieces"]
+             if p["tile"] == tile and p["where"] in ("board", "dropped")]
+    if tile in o["crowns"]:
+        lines.append(f"  {tile:>4} the fallen crown of P{o['crowns'].index(tile) + 1}")
+    marks: dict[str, str] = {}
+    for text in legal:
+        words = text.split()
+        if words[0] in ("move", "attack") and len(words) == 3 and words[1] == tile:
+            marks[words[2]] = "+" if words[0] == "move" else "x"
+    if marks:
+        lines += board_lines(o, labels, marks)
+        moves = sum(1 for m in marks.values() if m == "+")
+        lines.append(f"From {tile}: {moves} move(s) (+) and {len(marks) - moves} attack(s) (x): "
+                     f"type e.g. 'move {tile} {next(iter(marks))}'.")
+    elif lines:
+        lines.append(f"Nothing can move or attack from {tile} now.")
+    return "\n".join(lines) or None
+
+
+def o_tiles(o: JSON) -> set[str]:
+    return {f"{column_name(c)}{r}" for c in range(o["width"]) for r in range(1, o["length"] + 1)}
+
+
+def board_lines(o: JSON, labels: dict[int, str], marks: dict[str, str]) -> list[str]:
+    """The board, row by row (empty runs folded), with `marks` (tile: "+" a move, "x" an attack) drawn on."""
+    width, length, depth = o["width"], o["length"], o["start_depth"]
     at: dict[str, JSON] = {p["tile"]: p for p in o["pieces"] if p["where"] == "board"}
     dropped = {p["tile"] for p in o["pieces"] if p["where"] == "dropped"}
     crowns = {tile: side for side, tile in enumerate(o["crowns"]) if tile}
-    kings = o["kings"]
-    labels = piece_labels(o["pieces"])
-    lines = [f"[bold]Crit's Creatures[/bold] - turn {min(o['turn'], o['turn_limit'])} of {o['turn_limit']}, "
-             f"[{SIDE_STYLE[o['player']]}]P{o['player'] + 1}[/{SIDE_STYLE[o['player']]}] to play"
-             f" ({o['moves_made']} of 5 moves made{', attacked' if o['attacked'] else ''})"]
-    lines.append("     " + "".join(f" {column_name(c)}  " for c in range(width)))
-    marked = set(at) | dropped | set(crowns)
-    occupied = {int(tile[1:]) for tile in marked}
+    lines = ["     " + "".join(f" {column_name(c)}  " for c in range(width))]
+    occupied = {int(tile[1:]) for tile in set(at) | dropped | set(crowns) | set(marks)}
     for row in board_rows(o, occupied):
         if isinstance(row, tuple):
             lines.append(f"[dim]   :  rows {row[0]}-{row[1]} empty[/dim]")
@@ -170,11 +192,13 @@ def render(observation: JSON) -> str:
         cells = []
         for column in range(width):
             tile = f"{column_name(column)}{row}"
-            piece = at.get(tile)
+            piece, mark = at.get(tile), marks.get(tile)
             if piece is not None:
                 style = SIDE_STYLE[piece["side"]]
-                king = "*" if piece["piece"] in kings else " "
+                king = mark or ("*" if piece["piece"] in o["kings"] else " ")
                 cells.append(f"[{style}]{king}{labels[piece['piece']]:<3}[/{style}]")
+            elif mark is not None:
+                cells.append(f"[bold green] {mark}  [/bold green]")
             elif tile in crowns:
                 cells.append(f"[yellow] C{crowns[tile] + 1} [/yellow]")
             elif tile in dropped:
@@ -184,8 +208,21 @@ def render(observation: JSON) -> str:
         lines.append(f"  {row:>2} " + "".join(cells))
         if row in (length - depth + 1, depth + 1):
             lines.append("     " + "[red]" + "-" * (4 * width) + "[/red]")
+    return lines
+
+
+def render(observation: JSON) -> str:
+    o = observation
+    pieces = {p["piece"]: p for p in o["pieces"]}
+    kings = o["kings"]
+    labels = piece_labels(o["pieces"])
+    lines = [f"[bold]Crit's Creatures[/bold] - turn {min(o['turn'], o['turn_limit'])} of {o['turn_limit']}, "
+             f"[{SIDE_STYLE[o['player']]}]P{o['player'] + 1}[/{SIDE_STYLE[o['player']]}] to play"
+             f" ({o['moves_made']} of 5 moves made{', attacked' if o['attacked'] else ''})"]
+    lines += board_lines(o, labels, {})
     lines.append("[dim]P1 in CAPITALS, P2 in small letters; * the King; C1/C2 a fallen crown; i a dropped item; "
-                 "red lines: the start zones. Type a tile (B3) for its piece and moves, 'cards' for every card."
+                 "red lines: the start zones. Type a tile or a label (B3, GH1) for that piece and its moves, 'cards' "
+                 "for every card."
                  "[/dim]")
     for side in (0, 1):
         style = SIDE_STYLE[side]
