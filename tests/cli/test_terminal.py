@@ -17,8 +17,8 @@ from bestiary.core.api import CHANCE
 from bestiary.core.conformance import random_step
 
 
-def terminal(game: bestiary.Game, seats: list[str], answers: list[str], seed: int = 8,
-             width: int = 100) -> tuple[TerminalTable, io.StringIO]:
+def terminal(game: bestiary.Game, seats: list[str], answers: list[str], seed: int = 8, width: int = 100,
+             sleeps: list[float] | None = None) -> tuple[TerminalTable, io.StringIO]:
     screen = io.StringIO()
     replies: Iterator[str] = iter(answers)
 
@@ -26,7 +26,8 @@ def terminal(game: bestiary.Game, seats: list[str], answers: list[str], seed: in
         screen.write(prompt + "\n")  # the prompt on the screen, as the terminal shows it
         return next(replies)
 
-    table = TerminalTable(game, seats, seed=seed, console=Console(file=screen, width=width), ask=ask)
+    table = TerminalTable(game, seats, seed=seed, console=Console(file=screen, width=width), ask=ask,
+                          sleep=(sleeps if sleeps is not None else []).append)
     return table, screen
 
 
@@ -42,8 +43,12 @@ def test_a_message_with_brackets_is_printed_whole(tmp_path: Path) -> None:
 def test_the_end_shows_the_last_events_why_and_the_result_in_words() -> None:
     # Cube Creatures: the winning attack and "P2 has defeated 5 creatures" were skipped before
     game = bestiary.load_game("cube-creatures", players=2)
-    table, screen = terminal(game, ["heuristic", "human"], ["1"] * 3000)
+    sleeps: list[float] = []
+    table, screen = terminal(game, ["heuristic", "human"], ["1"] * 3000, sleeps=sleeps)
     state = table.play()
+    # CUBE-51: a window the person can only pass passes by itself, after a delay like a real answer's
+    assert "P2 holds nothing that answers this, and passes." in screen.getvalue()
+    assert sleeps and all(0.1 < d < 5 for d in sleeps) and len(set(sleeps)) > 1
     text = screen.getvalue()
     after = text.rsplit("P2>", 1)[-1]  # what follows the person's last move
     assert state.events(1)[-1].text in after.replace("\n", "")

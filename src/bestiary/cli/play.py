@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
-from bestiary.agents import Agent, SeatView, make_agent
+from bestiary.agents import Agent, SeatView, make_agent, pacing
 from bestiary.core.api import Action, Game, State
 from bestiary.core.chance import sample_chance
 from bestiary.core.errors import ActionParseError, IllegalActionError
@@ -54,7 +54,7 @@ class TerminalTable:
 
     def __init__(self, game: Game, seats: list[str], seed: int, console: Console,
                  ask: Callable[[str], str] | None = None, clock: Callable[[], float] = time.monotonic,
-                 race_speed: float = TABLE_SPEED) -> None:
+                 race_speed: float = TABLE_SPEED, sleep: Callable[[float], None] = time.sleep) -> None:
         self.game = game
         self.seats = seats
         self.agents: dict[int, Agent] = {p: make_agent(s) for p, s in enumerate(seats) if s != HUMAN}
@@ -62,6 +62,7 @@ class TerminalTable:
         self.ask = ask or (lambda prompt: console.input(escape(prompt)))
         self.clock = clock
         self.race_speed = race_speed
+        self.sleep = sleep
         self.rng = random.Random(seed)
         self.state: State = game.new_initial_state(seed=seed)
         self.shown_events: dict[int | None, int] = {}  # how much of each viewer's log has been printed
@@ -201,6 +202,12 @@ class TerminalTable:
         self.show_events(viewer)
         observation = self.state.observation(player)
         self.panel(self.game.render(observation), f"P{player + 1} to act")
+        passing = pacing.automatic_pass(self.state, player)
+        if passing is not None:
+            # a window this seat can only pass: it passes by itself, after as long as an answer would take
+            self.say(f"P{player + 1} holds nothing that answers this, and passes.")
+            self.sleep(pacing.pass_delay(self.state, player, self.rng))
+            return passing
         legal = self.state.legal_actions(player)
         self.show_actions(legal, "")
         while True:

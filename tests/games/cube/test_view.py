@@ -47,7 +47,7 @@ def test_a_person_can_play_a_whole_game_in_the_terminal() -> None:
     screen = io.StringIO()
     answers = iter(["help", "99", "teleport", *["1"] * 2000])
     table = TerminalTable(game, ["human", "heuristic"], seed=8, console=Console(file=screen, width=100),
-                          ask=lambda prompt: next(answers))
+                          ask=lambda prompt: next(answers), sleep=lambda seconds: None)
     state = table.play()
     shown = screen.getvalue()
     assert state.is_terminal()

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from rich.console import Console
 
+import bestiary
 from bestiary.cli.play import TerminalTable
 from bestiary.games.lungo.state import LungoState
 from tests.games.lungo.conftest import dealt
@@ -81,3 +82,34 @@ def test_hotseat_token_moment_tells_nobody_who_may_take_a_token() -> None:
     terminal.race()
     assert state.phase == "turn-draw" and state.active == 0
     assert "cannot" not in out.getvalue()
+
+
+def test_the_table_speed_gives_a_person_a_fair_race() -> None:
+    """LUNGO-62: a second to type the seat number loses to the computer's own reaction (0.35 s to 0.75 s),
+    and wins at the terminal's default table speed (the computer's time three times over)."""
+    for speed, winner in ((1.0, 1), (None, 0)):
+        state = swat_race("dew-mantis")
+        terminal, _ = table(state, ["human", "heuristic"], ["1"], [10.0, 11.0])
+        if speed is not None:
+            terminal.race_speed = speed
+        terminal.race()
+        assert last_move(state) == (winner, "swat")
+
+
+def test_the_token_race_prompt_offers_no_pass() -> None:
+    """LUNGO-57: the token race has no pass, so the prompt offers none and Enter alone does not let it go."""
+    game = bestiary.load_game("creatures-of-lungo", players=3)
+    raw = game.new_initial_state(seed=1).to_dict()
+    raw["state"].update(phase="token-race", takers=[2], tokens=1, jobs=[])
+    state = game.state_from_dict(raw)
+    prompts: list[str] = []
+    replies = iter(["", "1"])
+    out = io.StringIO()
+    terminal = TerminalTable(game, ["human", "heuristic", "heuristic"], seed=3, console=Console(file=out, width=100),
+                             ask=lambda prompt: prompts.append(prompt) or next(replies),
+                             clock=iter([0.0, 0.1, 0.2]).__next__)
+    terminal.state = state
+    terminal.race()
+    assert prompts and all("pass" not in p for p in prompts)
+    assert "there is no passing in this race" in out.getvalue()
+    assert last_move(state) == (0, "grab token")
