@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from bestiary.core.errors import ScenarioError
 
@@ -70,7 +70,7 @@ class ShuffleSource:
 
 def forced_order(items: Sequence[T], names: Sequence[str], order: list[str]) -> list[T]:
     """`items` in the forced `order` (top card first), as a pile whose top card is the last item."""
-    by_name = {names[item]: item for item in items}  # type: ignore[index]
+    by_name = {names[cast(int, item)]: item for item in items}  # the items are indices into `names`
     if sorted(order) != sorted(by_name):
         missing = sorted(set(by_name) - set(order))
         extra = sorted(set(order) - set(by_name))
