@@ -128,7 +128,9 @@ def test_two_people_and_two_bots_play_critter_capture_in_two_browsers(browser: p
     assert ada.inner_text("#turn") == "Your turn."
     assert "P1 Ada to play" in bo.inner_text("#turn")
     shot(ada, "critters-start-desktop")
+    assert "face down" in ada.inner_text(".cc-corrals")  # CRITTERS-41: counts only while the game is on
     play_through([ada, bo], "[data-action]:enabled", midway="critters-midgame")
+    assert "face down" not in ada.inner_text(".cc-corrals")  # and every card once it is over
     shot(ada, "critters-over-desktop")
     shot(bo, "critters-over-phone")
     assert "Game over" in bo.inner_text("#turn")
