@@ -97,6 +97,7 @@ class Settings:
     max_strikes: int = 20  # oversized, binary or over-rate messages a connection may send before it is closed
     max_body_bytes: int = 65536  # one REST request body
     finished_room_seconds: float = 300.0  # a finished room leaves memory this long after its last connection
+    automatic_passes: bool = True  # a person's seat that can only pass a window passes by itself (agents/pacing.py)
 
 
 class Room:
@@ -388,7 +389,7 @@ class Room:
             for player in self.state.players_to_act():
                 if player in self.agents:
                     self.later(self.bot_delay(player, kind), self.bot_move, player)
-                elif pacing.automatic_pass(self.state, player) is not None:  # a window it can only pass
+                elif self.hub.settings.automatic_passes and pacing.automatic_pass(self.state, player) is not None:
                     delay = pacing.pass_delay(self.state, player, self.rng) * self.hub.settings.reaction_scale
                     self.later(delay, self.turn_ran_out, player, self.version)
                 elif kind == "turn" and self.turn_seconds is not None:
