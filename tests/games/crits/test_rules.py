@@ -10,7 +10,7 @@ import pytest
 from rich.text import Text
 
 import bestiary
-from bestiary.core.errors import OptionError, StateFormatError
+from bestiary.core.errors import IllegalActionError, OptionError, StateFormatError
 from bestiary.games.crits import rules
 from bestiary.games.crits.game import CritsCreatures
 from bestiary.games.crits.state import CritsState
@@ -165,3 +165,11 @@ def test_manual_placement_ends_with_the_roll_off() -> None:
     for piece in range(32):
         if state.where[piece] == rules.BOARD:
             assert state.pos[piece] in game.in_zone[state.side[piece]]
+
+
+def test_a_refusal_in_a_window_says_what_is_awaited() -> None:
+    # CRITS-52, CRITS-11: the engine's reason, which the terminal prints
+    state = arena(p7={"where": "board", "tile": "D2"}, p19={"where": "board", "tile": "D5"})
+    state.apply_action("attack D2 D5")
+    with pytest.raises(IllegalActionError, match="waits for your answer"):
+        state.apply_action("end turn", player=1)

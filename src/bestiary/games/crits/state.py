@@ -313,6 +313,11 @@ class CritsState(State):
     def _illegal_reason(self, action: Action, player: int) -> str:
         if isinstance(action, Move) and self.phase == rules.TURN:
             return self._why_no_move(action, player)
+        if self.phase == rules.RESPOND:
+            return ("an attack is declared and waits for your answer (CRITS-52): use an effect, deploy a Split "
+                    "Second card, or pass")
+        if self.phase == rules.COUNTER:
+            return "your piece held (CRITS-11): 'counter' or 'no counter'"
         if isinstance(action, Attack) and self.phase == rules.TURN:
             return ("no such attack: one attack a turn, at an orthogonally adjacent enemy (or along a clear row "
                     "or column for a ranged piece), never diagonally")
@@ -508,6 +513,9 @@ class CritsState(State):
             "next_to_place": rules.next_to_place(self) if self.phase == rules.PLACE else None,
             "winner": None if self.phase != rules.OVER else (None if self.winner == rules.DRAW else self.winner),
             "reason": self.reason,
+            # CRITS-52: what the viewer could answer an attack with now (their own pieces only)
+            "window_effects": [piece for piece, _ in self.usable_effects(player)]
+            if self.phase == rules.RESPOND and player == self.actor else [],
         }
 
     def observation_tensor(self, player: int) -> np.ndarray:

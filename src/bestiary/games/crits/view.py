@@ -56,20 +56,22 @@ def piece_line(p: JSON, kings: list[int | None], pieces: dict[int, JSON], labels
 
 
 def window_effects(o: JSON, player: int, labels: dict[int, str]) -> list[str]:
-    """CRITS-52: what the player answering an attack could use, named: each unused effect on the board and
-    each Split Second card held off it."""
+    """CRITS-52: what the player answering an attack can use now, named: each effect with a target in reach
+    (the observation's `window_effects`) and each Split Second card held off the board."""
     pieces = {p["piece"]: p for p in o["pieces"]}
     out = []
-    for p in o["pieces"]:
-        if p["side"] != player or p["used"]:
-            continue
+    for piece in o.get("window_effects", []):
+        p = pieces[piece]
+        holder = pieces[p["holder"]] if p["where"] == "equipped" else p
         for effect in p["effects"]:
-            if effect["keyword"] in ACTIVATED and p["where"] in ("board", "equipped"):
-                holder = pieces[p["holder"]] if p["where"] == "equipped" else p
+            if effect["keyword"] in ACTIVATED:
                 reach = f", range {effect['range']}" if "range" in effect else ""
-                out.append(f"{holder['tile']} {labels[p['piece']]} {p['name']}: {effect['keyword']}{reach}")
-            if effect["keyword"] == "split-second" and p["where"] == "reserve":
-                out.append(f"deploy {p['id']}: {p['name']} enters play behind your red line")
+                held = " item" if p["where"] == "equipped" else ""
+                out.append(f"use {holder['tile']}{held}: {labels[piece]} {p['name']}'s {effect['keyword']}{reach}")
+    for p in o["pieces"]:
+        if p["side"] == player and p["where"] == "reserve" and any(e["keyword"] == "split-second"
+                                                                   for e in p["effects"]):
+            out.append(f"deploy {p['id']}: {p['name']} enters play behind your red line")
     return out
 
 
