@@ -131,12 +131,10 @@ class LungoState(State):
         if phase == rules.RESPONSE:
             return self._or_grab(player, [*(game.play_actions[c] for c in sorted(self.hands[player])
                                             if game.is_response[c]), game.pass_])
-        if phase == rules.CHOOSE:
+        if phase == rules.CHOOSE:  # everyone chooses at once: no grab in the middle of it (LUNGO-56)
             if not self.choices[player]:
-                return self._or_grab(player, [game.commit_actions[c]
-                                              for c in sorted(rules.commit_options(self, player))])
-            return self._or_grab(player, [*(game.boost_actions[c] for c in sorted(rules.boost_options(self, player))),
-                                          game.done])
+                return [game.commit_actions[c] for c in sorted(rules.commit_options(self, player))]
+            return [*(game.boost_actions[c] for c in sorted(rules.boost_options(self, player))), game.done]
         if phase == rules.SWAT_RACE:
             return self._or_grab(player, list(game.swat_or_pass))
         if phase == rules.TOKEN_RACE:
