@@ -571,6 +571,8 @@ def fell_this_turn_counts(state: CritsState) -> bool:
 
 def expire_split_seconds(state: CritsState, player: int) -> None:
     # CRITS-46: a Split Second card may exist only for a number of its owner's turns.
+    if not any(state.lasts):
+        return
     for piece in range(len(state.card)):
         if state.lasts[piece] > 0 and state.side[piece] == player and state.where[piece] == BOARD:
             state.lasts[piece] -= 1
