@@ -230,8 +230,10 @@ class CritsCreatures(Game):
         self._moves_out: list[tuple[list[Move], list[int], list[int]]] = []
         for a in range(self.tiles):
             x, y = a % width, a // width
-            moves, lengths, bits = out = [], [], []
-            self._moves_out.append(out)
+            moves: list[Move] = []
+            lengths: list[int] = []
+            bits: list[int] = []
+            self._moves_out.append((moves, lengths, bits))
             for dx, dy in offsets:
                 if 0 <= x + dx < width and 0 <= y + dy < length:
                     b = a + dy * width + dx
