@@ -164,7 +164,6 @@ class CritsCreatures(Game):
                                  self.attack_lines[reach] if dice else None)
                                 for budget, reach, dice in zip(self.moves, self.reach, self.attack_dice, strict=True))
         # for rules.has_effect_target: a Kill or Sacrifice card's tiles in range of each tile, whether it
-        # aims at the other side
         # aims at the other side, and whether it may touch Titans (a Titan's own effect)
         self.effect_aim = tuple(None if effect is None or effect.keyword == "necro"
                                 else (self.ball(int(effect.params.get("range", 0))), effect.keyword == "kill",
