@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bestiary.core.api import CHANCE, Game, State
+from bestiary.core.api import Game, State
 from bestiary.core.errors import BestiaryError, IllegalActionError, ScenarioError
 from bestiary.core.registry import load_game
 
