@@ -3,6 +3,12 @@ Python MCTSBot on the same positions, in the same run.
 
     python benchmarks/search.py [--sims 400] [--positions 4] [--game critter-capture]
 
+On a busy machine, count instructions instead of time (docs/agents.md, *Speed*): `--count ours` runs our MCTS
+with random rollouts on the positions, `--count openspiel` OpenSpiel's MCTSBot, `--count none` neither (the
+start-up to subtract), untimed:
+
+    valgrind --tool=cachegrind --cache-sim=no python benchmarks/search.py --game crits-creatures --sims 30 --count ours
+
 Each game is searched from a few decision points spread evenly over a seeded random game (by default
 its start and a quarter, half and three quarters of the way in), with the smallest standard player
 count. Figures are simulations per second (one simulation: select, expand, play out to the end, back
@@ -91,14 +97,45 @@ def openspiel_simulations_per_second(name: str, positions: list[State], sims: in
     return sims * len(positions) / elapsed
 
 
+def count_simulations(names: list[str], sims: int, positions_per_game: int, seed: int, mode: str) -> None:
+    """A fixed amount of search, untimed, for counting instructions: (this run's count minus that of
+    `--count none`) / the simulations printed is the instructions a simulation."""
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    from bestiary.rl import openspiel
+
+    for name in names:
+        positions = decision_positions(name, min(game_class(name).info.player_counts), positions_per_game, seed)
+        rng = random.Random(seed)
+        if mode == "ours":
+            agent = CONFIGURATIONS[COMPARED](sims)
+            for state in positions:
+                agent.search(SeatView(state, state.players_to_act()[0]), rng)
+        elif mode == "openspiel":
+            spiel_game = openspiel.load(positions[0].game)
+            bot = mcts.MCTSBot(spiel_game, uct_c=1.4, max_simulations=sims, solve=False,
+                               evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
+                               random_state=np.random.RandomState(seed))
+            for state in positions:
+                bot.step(openspiel.BestiarySpielState(spiel_game, state.clone()))
+        done = 0 if mode == "none" else sims * len(positions)
+        print(f"{name}: {mode}: {done} simulations from {len(positions)} positions")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sims", type=int, default=400, help="simulations per position")
     parser.add_argument("--positions", type=int, default=4, help="positions per game")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", choices=("ours", "openspiel", "none"), default=None,
+                        help="run one side's searches untimed (or neither), for counting instructions under valgrind")
     args = parser.parse_args()
     names = args.game or bestiary.list_games()
+    if args.count:
+        count_simulations(names, args.sims, args.positions, args.seed, args.count)
+        return
     print(f"{'game':<18} {'players':>7}  {'search':<26} {'sims/s':>8}  {'vs OpenSpiel':>12}")
     for name in names:
         players = min(game_class(name).info.player_counts)

@@ -12,6 +12,7 @@ import bestiary
 from bestiary.core.api import CHANCE, Action
 from bestiary.core.conformance import random_step
 from bestiary.games.crits import rules
+from bestiary.games.crits.actions import Move, Word
 from bestiary.games.crits.game import CritsCreatures
 from bestiary.games.crits.state import SIDE, CritsState
 
@@ -19,14 +20,34 @@ ARENA = (Path(__file__).parent / "arena.json").read_text()
 CONFIGURATIONS = [{}, {"allies_block": False}, {"placement": "manual", "width": 8, "length": 12, "start_depth": 2}]
 
 
+def plain_reachable(state: CritsState, piece: int, passable: set[int], free: set[int]) -> list[int]:
+    """CRITS-6, CRITS-7 by a search over coordinates: orthogonal steps cost 1, diagonal steps 2, through passable
+    tiles, within the piece's M:, ending on a free tile."""
+    game = state.game
+    budget = game.moves[state.card[piece]]
+    cost = {state.pos[piece]: 0}
+    frontier = [state.pos[piece]]
+    while frontier:
+        tile = frontier.pop()
+        x, y = tile % game.width, tile // game.width
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+            nx, ny, step = x + dx, y + dy, 2 if dx and dy else 1
+            to = ny * game.width + nx
+            if 0 <= nx < game.width and 0 <= ny < game.length and to in passable \
+                    and cost[tile] + step <= budget and cost[tile] + step < cost.get(to, budget + 1):
+                cost[to] = cost[tile] + step
+                frontier.append(to)
+    return sorted(t for t in cost if t in free)
+
+
 def plain_turn_actions(state: CritsState) -> list[Action]:
     """The turn's legal actions, piece by piece and rule by rule, with no bit set but the board's free tiles."""
     game = state.game
     player = state.player
     board_pieces = [p for p in range(2 * SIDE) if state.where[p] == rules.BOARD]
-    occupied = sum(1 << state.pos[p] for p in board_pieces)
-    own = sum(1 << state.pos[p] for p in board_pieces if state.side[p] == player)
-    free = game.all_tiles & ~occupied
+    occupied = {state.pos[p] for p in board_pieces}
+    own = {state.pos[p] for p in board_pieces if state.side[p] == player}
+    free = set(range(game.tiles)) - occupied
     passable = free if game.options.allies_block else free | own
     mine = [p for p in range(player * SIDE, player * SIDE + SIDE) if state.where[p] == rules.BOARD]
     out: list[Action] = []
@@ -34,7 +55,7 @@ def plain_turn_actions(state: CritsState) -> list[Action]:
         may_move = not state.moved >> piece & 1 and (state.moves_made < rules.MOVES_PER_TURN
                                                       or rules.is_swift(state, piece))
         if game.kind[state.card[piece]] != "item" and may_move:
-            out += [game.move_actions[state.pos[piece], t] for t in rules.reachable(state, piece, free, passable)]
+            out += [game.move_actions[state.pos[piece], t] for t in plain_reachable(state, piece, passable, free)]
     if not state.attacked:
         for piece in mine:
             if rules.can_attack(state, piece):
@@ -44,6 +65,16 @@ def plain_turn_actions(state: CritsState) -> list[Action]:
                     out.append(game.split_actions[state.pos[piece]])
         enemies = sorted(state.pos[p] for p in board_pieces if state.side[p] != player)
         out += [game.pincer_actions[t] for t in enemies if rules.pincer_pair(state, t, player)]
+    out += plain_effect_actions(state, player)
+    out += [game.drop_crown_actions[t] for t in rules.crown_drop_tiles(state, player)]
+    out.append(game.words["end turn"])
+    return out
+
+
+def plain_effect_actions(state: CritsState, player: int) -> list[Action]:
+    """The player's Use actions (an effect with a target, rule by rule) and Deploy actions (CRITS-23, CRITS-46)."""
+    game = state.game
+    out: list[Action] = []
     for piece in range(2 * SIDE):
         if state.side[piece] == player and state.where[piece] in (rules.BOARD, rules.EQUIPPED) \
                 and rules.effect_targets(state, piece):
@@ -52,8 +83,6 @@ def plain_turn_actions(state: CritsState) -> list[Action]:
     if any(state.board[t] < 0 for t in game.start_zone[player]):
         reserve = {state.card[p] for p in range(player * SIDE, player * SIDE + SIDE) if state.where[p] == rules.RESERVE}
         out += [game.deploy_actions[c] for c in sorted(reserve)]
-    out += [game.drop_crown_actions[t] for t in rules.crown_drop_tiles(state, player)]
-    out.append(game.words["end turn"])
     return out
 
 
@@ -64,6 +93,7 @@ def check_bit_sets(state: CritsState) -> None:
         assert state.occupancy[side] == sum(1 << state.pos[p] for p in pieces)
         for kind, bits in (("creature", state.creature_tiles[side]), ("titan", state.titan_tiles[side])):
             assert bits == sum(1 << state.pos[p] for p in pieces if game.kind[state.card[p]] == kind)
+        assert state.fighters[side] == [p for p in pieces if game.kind[state.card[p]] != "item"]
 
 
 def playouts(game: CritsCreatures, seeds: range) -> list[CritsState]:
@@ -135,3 +165,41 @@ def test_moves_through_allies_are_kept_apart_from_moves_blocked_by_enemies() -> 
         assert state.legal_actions() == plain_turn_actions(state)
         moves.append({str(a) for a in state.legal_actions() if str(a).startswith("move A5 ")})
     assert "move A5 A7" in moves[0] and "move A5 A7" not in moves[1]
+
+
+SMALL = {"width": 8, "length": 12, "start_depth": 2}  # armies meet within a few turns
+
+
+@pytest.mark.parametrize("options", [{}, SMALL, {**SMALL, "allies_block": False},
+                                     {**SMALL, "counter_reach": "any", "kingless_turns": "with-fall"}])
+def test_every_step_of_seeded_random_games_matches_the_plain_rules(options: dict[str, object]) -> None:
+    # The fast paths (memo of moves, bit-set reach, the fighters and Deploy lists kept with the board, effect
+    # tests on bit sets, dropped items found by counting) against plain rule-by-rule versions, at every step.
+    game = bestiary.load_game("crits-creatures", **options)
+    assert isinstance(game, CritsCreatures)
+    seen_phases = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            assert isinstance(state, CritsState)
+            check_bit_sets(state)
+            player = state.current_player()
+            seen_phases.add(state.phase)
+            if state.phase == rules.TURN:
+                assert state.legal_actions() == plain_turn_actions(state)
+            elif state.phase == rules.RESPOND:
+                assert state.legal_actions() == [*plain_effect_actions(state, player), game.words["pass"]]
+            for tile in {state.pos[p] for p in range(2 * SIDE) if state.pos[p] >= 0}:
+                assert state.dropped_at(tile) == [p for p in range(2 * SIDE)
+                                                  if state.where[p] == rules.DROPPED and state.pos[p] == tile]
+            if state.phase == rules.TURN and rng.random() < 0.5:  # fights more often than uniform play does
+                fights = [a for a in state.legal_actions() if not isinstance(a, Move | Word)]
+                if fights:
+                    state.apply_action(rng.choice(fights))
+                    continue
+            player, action = random_step(state, rng)
+            state.apply_action(action, player=None if player == CHANCE else player)
+    assert {rules.TURN, rules.TARGET} <= seen_phases
+    if options:
+        assert rules.ROLL in seen_phases

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,7 +21,6 @@ from bestiary.games.crits.armies import Army, ArmyError, preset_names, read_army
 from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards
 from bestiary.games.crits.effects import ACTIVATED, EFFECTS
 from bestiary.games.crits.heuristic import CritsHeuristic
-from bestiary.games.crits.rules import tiles_of
 from bestiary.games.crits.state import CritsState
 
 PIECES_PER_SIDE = 16  # CRITS-42: 1 Titan, 10 creatures, 5 items
@@ -163,11 +163,13 @@ class CritsCreatures(Game):
         self.card_reach = tuple((self.reach_areas[budget] if budget else None,
                                  self.attack_lines[reach] if dice else None)
                                 for budget, reach, dice in zip(self.moves, self.reach, self.attack_dice, strict=True))
-        # for rules.has_effect_target: a Kill or Sacrifice card's tiles in range of each tile, and whether it
-        # aims at the other side
+        # for rules.has_effect_target: a Kill or Sacrifice card's tiles in range of each tile, whether it
+        # aims at the other side, and whether it may touch Titans (a Titan's own effect)
         self.effect_aim = tuple(None if effect is None or effect.keyword == "necro"
-                                else (self.ball(int(effect.params.get("range", 0))), effect.keyword == "kill")
-                                for effect in self.activated)
+                                else (self.ball(int(effect.params.get("range", 0))), effect.keyword == "kill",
+                                      kind == "titan")
+                                for effect, kind in zip(self.activated, self.kind, strict=True))
+        self.beside = tuple(ball & ~(1 << t) for t, ball in enumerate(self.ball(1)))  # the orthogonal neighbours
 
     def ball(self, radius: int) -> tuple[int, ...]:
         """For each tile, the bit set of the tiles at most `radius` orthogonal steps away (itself included)."""
@@ -223,12 +225,21 @@ class CritsCreatures(Game):
         offsets = [(dx, dy) for dy in range(-max_move, max_move + 1) for dx in range(-max_move, max_move + 1)
                    if 0 < abs(dx) + abs(dy) <= max_move]
         width, length = self.width, self.length
+        # per tile, its moves in the order of their destinations, their lengths and their destinations' bits
+        self._moves_out: list[tuple[list[Move], list[int], list[int]]] = []
         for a in range(self.tiles):
             x, y = a % width, a // width
+            moves: list[Move] = []
+            lengths: list[int] = []
+            bits: list[int] = []
+            self._moves_out.append((moves, lengths, bits))
             for dx, dy in offsets:
                 if 0 <= x + dx < width and 0 <= y + dy < length:
                     b = a + dy * width + dx
-                    self.move_actions[a, b] = add(Move(len(table), names[a], names[b]))
+                    self.move_actions[a, b] = move = add(Move(len(table), names[a], names[b]))
+                    moves.append(move)
+                    lengths.append(abs(dx) + abs(dy))
+                    bits.append(1 << b)
         self._moves_within: dict[tuple[int, int], tuple[tuple[Move, ...], tuple[int, ...]]] = {}
         max_reach = max(self.reach)
         self.attack_actions: dict[tuple[int, int], Attack] = {}
@@ -260,8 +271,9 @@ class CritsCreatures(Game):
         """The moves from `origin` to the tiles within `budget` orthogonal steps, and those tiles' bits."""
         moves = self._moves_within.get((origin, budget))
         if moves is None:
-            tiles = [t for t in tiles_of(self.ball(budget)[origin]) if t != origin]
-            moves = tuple(self.move_actions[origin, t] for t in tiles), tuple(1 << t for t in tiles)
+            out, lengths, bits = self._moves_out[origin]
+            moves = (tuple(compress(out, map(budget.__ge__, lengths))),
+                     tuple(compress(bits, map(budget.__ge__, lengths))))
             self._moves_within[origin, budget] = moves
         return moves
 

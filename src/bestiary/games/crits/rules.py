@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import TYPE_CHECKING
 
+from bestiary.games.crits import events
 from bestiary.games.crits.effects import EFFECTS
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ def roll_off(state: CritsState, value: int) -> None:
     rolls = state.first_rolls
     player = 0 if rolls[0] < 0 else 1
     rolls[player] = value
-    state._log("roll-off", f"{seat(player)} rolls d20 for the first turn: {value}.", player=player, value=value)
+    state._log_later(events.rolled_off, player, value)
     if player == 1:
         start_turn(state, 0 if rolls[0] > rolls[1] else 1)
 
@@ -95,7 +96,7 @@ def start_turn(state: CritsState, player: int) -> None:
     state.attacked = False
     state.counter_used = False
     state.king_fell_this_turn = False
-    state._log("turn", f"Turn {state.turn + 1}: {seat(player)} to play.", player=player, turn=state.turn + 1)
+    state._log_later(events.turn_started, player, state.turn + 1)
 
 
 # -- moving --------------------------------------------------------------------------------------
@@ -109,18 +110,20 @@ def reach(state: CritsState, piece: int, free: int, passable: int) -> int:
     steps 2, over `passable` tiles (bit sets: free tiles, plus the piece's own side when allies do not block),
     ending on a `free` one. Layer c holds the tiles first reached at cost c: one orthogonal step from layer
     c - 1 or one diagonal step from layer c - 2; a diagonal step is a vertical step of a sideways one, so the
-    sideways step of each layer is kept for the layer two further on."""
+    sideways step of each layer is kept for the layer two further on; `unseen` holds the passable tiles not
+    reached yet."""
     game = state.game
     width, left, right = game.width, game.not_first_column, game.not_last_column
-    last = seen = 1 << state.pos[piece]
+    last = 1 << state.pos[piece]
+    unseen = passable & ~last
     sideways_before = 0
     for _ in range(game.moves[state.card[piece]]):
         sideways = (last & right) << 1 | (last & left) >> 1
-        layer = (sideways | last << width | last >> width | sideways_before << width | sideways_before >> width) \
-            & passable & ~seen
-        seen |= layer
-        last, sideways_before = layer, sideways
-    return seen & free
+        vertical = last | sideways_before
+        last = (sideways | vertical << width | vertical >> width) & unseen
+        unseen ^= last
+        sideways_before = sideways
+    return free & ~unseen
 
 
 def path_cost(state: CritsState, origin: int, to: int, passable: int) -> int | None:
@@ -168,8 +171,7 @@ def move_piece(state: CritsState, piece: int, to: int) -> None:
     state.moved |= 1 << piece
     if not is_swift(state, piece):
         state.moves_made += 1
-    state._log("move", f"{state.name(piece)} moves {game.tile_names[origin]} to {game.tile_names[to]}.",
-               piece=piece)
+    state._log_later(events.moved, state.name(piece), game.tile_names[origin], game.tile_names[to], piece)
     pick_up(state, piece, to)
     take_crown(state, piece, to)
 
@@ -498,21 +500,24 @@ def effect_targets(state: CritsState, piece: int) -> list[int]:
 
 
 def has_effect_target(state: CritsState, piece: int) -> bool:
-    """Whether effect_targets would list any tile; for Kill and Sacrifice it looks only at the pieces in range."""
-    game = state.game
+    """Whether effect_targets would list any tile; it looks only at bit sets: the pieces in range for Kill and
+    Sacrifice, the free tiles beside the card for Necro."""
     card = state.card[piece]
-    effect = game.activated[card]
-    if effect is None or state.used[piece]:
+    aim = state.game.effect_aim[card]
+    if state.used[piece] or state.game.activated[card] is None:
         return False
-    aim = game.effect_aim[card]
-    if aim is None:  # Necro
-        return bool(necro_tiles(state, piece))
-    in_range, at_enemy = aim
+    holder = state.holder[piece]
+    origin = state.pos[holder if holder >= 0 else piece]
+    occupancy = state.occupancy
+    if aim is None:  # Necro (CRITS-28): a creature in the graveyard and a free tile beside the card
+        player = state.side[piece]
+        return GRAVEYARD in state.where[player * 16:player * 16 + 16] \
+            and bool(state.game.beside[origin] & ~(occupancy[0] | occupancy[1]))
+    in_range, at_enemy, titans = aim
     side = state.side[piece] ^ at_enemy
     # CRITS-15, CRITS-16 (effect_reaches): only a Titan's effect touches Titans
-    targets = state.creature_tiles[side] | state.titan_tiles[side] if game.kind[card] == "titan" \
-        else state.creature_tiles[side]
-    return bool(in_range[effect_source_tile(state, piece)] & targets)
+    targets = state.creature_tiles[side] | state.titan_tiles[side] if titans else state.creature_tiles[side]
+    return bool(in_range[origin] & targets)
 
 
 def necro_tiles(state: CritsState, piece: int) -> list[int]:
@@ -541,7 +546,7 @@ def deploy(state: CritsState, piece: int, tile: int) -> None:
     state.put(piece, tile)
     lasts = EFFECTS.run(state.game.effects[state.card[piece]]["split-second"], state, piece)
     state.lasts[piece] = int(lasts)
-    state._log("deploy", f"{state.name(piece)} enters play on {state.game.tile_names[tile]}.")
+    state._log_later(events.deployed, state.name(piece), state.game.tile_names[tile])
     after_effect(state)
 
 
@@ -566,10 +571,9 @@ def end_turn(state: CritsState) -> None:
         if left <= 0:
             finish(state, 1 - player, f"{seat(player)} has had no King for {KINGLESS_TURNS_TO_LOSE} turns")
             return
-        state._log("kingless", f"{seat(player)} has no King: {left} turn(s) left to crown one.")
+        state._log_later(events.kingless, player, left)
     elif state.king[player] < 0:
-        state._log("kingless", f"{seat(player)}'s King fell this turn: {KINGLESS_TURNS_TO_LOSE} turn(s) left to "
-                   "crown one.")
+        state._log_later(events.king_fell_this_turn, player, KINGLESS_TURNS_TO_LOSE)
     else:
         state.kingless[player] = 0
     state.turn += 1
@@ -588,6 +592,8 @@ def fell_this_turn_counts(state: CritsState) -> bool:
 
 def expire_split_seconds(state: CritsState, player: int) -> None:
     # CRITS-46: a Split Second card may exist only for a number of its owner's turns.
+    if not any(state.lasts):
+        return
     for piece in range(len(state.card)):
         if state.lasts[piece] > 0 and state.side[piece] == player and state.where[piece] == BOARD:
             state.lasts[piece] -= 1

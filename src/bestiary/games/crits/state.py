@@ -9,6 +9,7 @@ sets (bit t = tile t), for the legal-move generation.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,10 @@ class CritsState(State):
         self.occupancy = [0, 0]
         self.creature_tiles = [0, 0]
         self.titan_tiles = [0, 0]
+        # each side's creatures and Titans on the board, in piece order: the pieces that may move or attack
+        self.fighters: list[list[int]] = [[], []]
+        # each side's Deploy actions for the Split Second cards it holds off the board (None: not listed yet)
+        self.deploys: list[tuple[Action, ...] | None] = [None, None]
         self.activators = game.activators(self.card)
         self.king = [-1, -1]
         self.crown = [-1, -1]
@@ -132,10 +137,13 @@ class CritsState(State):
 
     # -- the board -------------------------------------------------------------------------------
     def put(self, piece: int, tile: int) -> None:
+        if self.where[piece] == RESERVE:
+            self.deploys[self.side[piece]] = None
         self.where[piece] = BOARD
         self.pos[piece] = tile
         self.board[tile] = piece
-        self._flip(piece, 1 << tile)
+        if self._flip(piece, 1 << tile):
+            insort(self.fighters[self.side[piece]], piece)
 
     def shift(self, piece: int, tile: int) -> None:
         """Move a piece on the board to another tile."""
@@ -149,16 +157,21 @@ class CritsState(State):
         """Take a piece off its tile; the caller says where it goes."""
         tile = self.pos[piece]
         self.board[tile] = -1
-        self._flip(piece, 1 << tile)
+        if self._flip(piece, 1 << tile):
+            self.fighters[self.side[piece]].remove(piece)
 
-    def _flip(self, piece: int, bits: int) -> None:
-        """Flip `bits` (tiles the piece leaves or enters) in the bit sets that hold the piece's tile."""
+    def _flip(self, piece: int, bits: int) -> bool:
+        """Flip `bits` (tiles the piece leaves or enters) in the bit sets that hold the piece's tile; whether the
+        piece is a creature or a Titan."""
         side, kind = self.side[piece], self.game.kind[self.card[piece]]
         self.occupancy[side] ^= bits
         if kind == "creature":
             self.creature_tiles[side] ^= bits
-        elif kind == "titan":
+            return True
+        if kind == "titan":
             self.titan_tiles[side] ^= bits
+            return True
+        return False
 
     # -- small queries used by the rules --------------------------------------------------------
     def on_board(self, piece: int) -> bool:
@@ -171,6 +184,8 @@ class CritsState(State):
         return bool(mask >> piece & 1)
 
     def dropped_at(self, tile: int) -> list[int]:
+        if self.pos.count(tile) <= (self.board[tile] >= 0):  # only the piece standing there, if any
+            return []
         return [p for p in range(2 * SIDE) if self.where[p] == DROPPED and self.pos[p] == tile]
 
     def graveyard(self, player: int) -> list[int]:
@@ -188,11 +203,12 @@ class CritsState(State):
     def usable_effects(self, player: int) -> list[tuple[int, bool]]:
         """(piece, held item?) pairs whose activated effect has a target now."""
         out = []
+        where, side, has_target = self.where, self.side, rules.has_effect_target
         for piece in self.activators:  # an item picked up changes side with its holder
-            where = self.where[piece]
-            if self.side[piece] == player and (where in (BOARD, EQUIPPED)) and not self.used[piece] \
-                    and rules.has_effect_target(self, piece):
-                out.append((piece, where == EQUIPPED))
+            if side[piece] == player:
+                place = where[piece]
+                if place in (BOARD, EQUIPPED) and has_target(self, piece):
+                    out.append((piece, place == EQUIPPED))
         return out
 
     def deployable(self, player: int) -> list[int]:
@@ -207,6 +223,8 @@ class CritsState(State):
     # -- whose move ------------------------------------------------------------------------------
     def current_player(self) -> int:
         phase = self.phase
+        if phase == rules.TURN:
+            return self.player
         if phase in (rules.FIRST_ROLL, rules.ROLL):
             return CHANCE
         if phase == rules.OVER:
@@ -250,9 +268,13 @@ class CritsState(State):
         game = self.game
         out: list[Action] = [game.use_actions[rules.effect_source_tile(self, p)][held]
                              for p, held in self.usable_effects(player)]
-        reserve = self.deployable(player)
-        if reserve:
-            out += [game.deploy_actions[c] for c in sorted({self.card[p] for p in reserve})]
+        deploys = self.deploys[player]
+        if deploys is None:
+            base = player * SIDE
+            deploys = self.deploys[player] = tuple(game.deploy_actions[c] for c in sorted(
+                {self.card[p] for p in range(base, base + SIDE) if self.where[p] == RESERVE}))
+        if deploys and game.zone_tiles[player] & ~(self.occupancy[0] | self.occupancy[1]):
+            out += deploys
         return out
 
     def _turn_actions(self) -> list[Action]:
@@ -274,9 +296,7 @@ class CritsState(State):
         attackers = 0  # the tiles of our pieces that may attack
         aiming = []  # those pieces with a target along their lines
         out: list[Action] = []
-        for piece in range(player * SIDE, player * SIDE + SIDE):
-            if where[piece] != BOARD:
-                continue
+        for piece in self.fighters[player]:
             origin = pos[piece]
             areas, lines = card_reach[card[piece]]
             if lines is not None and may_attack:
@@ -284,7 +304,6 @@ class CritsState(State):
                 if targets & lines[origin]:
                     aiming.append(piece)
             # CRITS-5, CRITS-56: up to five different pieces a turn, each once; Swift cards override (CRITS-54).
-            # Items have no M:, so no moves.
             if areas is None or moved >> piece & 1 or (hurried and not rules.is_swift(self, piece)):
                 continue
             area, tag = areas[origin]
@@ -529,6 +548,7 @@ class CritsState(State):
             if other.where[piece] == RESERVE:
                 other.card[piece] = rng.choice(pools[self.game.kind[self.card[piece]]])
         other.activators = self.game.activators(other.card)
+        other.deploys[1 - player] = None
         return other
 
     # -- copying and (de)serialising ---------------------------------------------------------------
@@ -548,6 +568,8 @@ class CritsState(State):
         other.occupancy = self.occupancy.copy()
         other.creature_tiles = self.creature_tiles.copy()
         other.titan_tiles = self.titan_tiles.copy()
+        other.fighters = [self.fighters[0].copy(), self.fighters[1].copy()]
+        other.deploys = self.deploys.copy()
         other.activators = self.activators
         other.king = self.king.copy()
         other.crown = self.crown.copy()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bestiary.core.api import JSON, Action
+from bestiary.core.value import load_value
 from bestiary.games.lungo.actions import Boost, Commit, Play, Target, Word
 from bestiary.games.lungo.cards import WEAK_TO
 
@@ -14,6 +16,12 @@ if TYPE_CHECKING:
     from bestiary.games.lungo.state import LungoState
 
 USEFUL_PLAYS = ("antidote", "cleanse", "pass-affliction", "draw", "steal", "poison", "discard-random")
+VALUE_FILE = Path(__file__).parent / "value.toml"
+# What the value reads of each player before a token is taken (weights fitted by `bestiary fit-value`): the race
+# to the goal, the draw odds of the cards still missing, and what lies in front of the player.
+FEATURES = ("goal_progress", "cards_missing", "goal_met", "ready_to_grab", "afflictions", "draw_odds",
+            "draws_needed", "out_of_reach", "hand_size", "to_act")
+DRAWS_NEEDED_CAP = 40.0  # draws a player would wait for its missing cards, at most (a hopeless goal)
 
 
 def fits(card: JSON, requirement: JSON) -> bool:
@@ -54,10 +62,12 @@ def win_chance(card: JSON, opponents: list[JSON]) -> float:
 class LungoHeuristic:
     """Reads only the observation and the legal actions; the creature list is public, like the rule book."""
 
-    horizon = 20  # playout steps before goal progress and poisons score a search's playout (docs/agents.md)
+    FEATURES = FEATURES
+    horizon = 20  # playout steps before the fitted value scores a search's playout (docs/agents.md)
 
     def __init__(self, creatures: Sequence[JSON] = ()) -> None:
         self.creatures = list(creatures)
+        self.weights = load_value(VALUE_FILE, "creatures-of-lungo", FEATURES)
 
     def __call__(self, observation: JSON, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
         words = {str(a): a for a in legal if isinstance(a, Word)}
@@ -121,18 +131,52 @@ class LungoHeuristic:
         return max(legal, key=value)
 
     def value(self, state: LungoState) -> list[float]:
-        """Each player's return estimated from the race to the goals: the first token +1, the loser -1.
-
-        Without a token taken yet, a player's standing is how much of its goal its hand meets, less a
-        share for a poison or slime in front of it; the estimate is twice its lead over the others' mean.
-        """
+        """Each player's return estimated from the race to the goals: once a token is taken, the first taker +1
+        and the loser -1; before, each player's chance to take the first token by the fitted weights of its
+        features, on the scale of the returns (n / (n - 1) times its lead over an even share)."""
         n = state.game.num_players
         if state.takers:  # the first taker has won; the rest race, one of them to lose
             racing = n - len(state.takers)
             return [1.0 if p == state.takers[0] else 0.0 if p in state.takers else -1.0 / racing for p in range(n)]
-        standing = [goal_progress(state, p) - (0.3 if state.afflictions[p] else 0.0) for p in range(n)]
-        total = sum(standing)
-        return [max(-1.0, min(1.0, 2 * (s - (total - s) / (n - 1)))) for s in standing]
+        chances = self.weights.win_chances(self.features(state))
+        return [n / (n - 1) * (chance - 1 / n) for chance in chances]
+
+    def features(self, state: LungoState) -> list[list[float] | None]:
+        """Each player's FEATURES while no token is taken (the value is exact after that)."""
+        pile = set(state.pile)
+        return [player_features(state, p, pile) for p in range(state.game.num_players)]
+
+
+def player_features(state: LungoState, player: int, pile: set[int]) -> list[float]:
+    """FEATURES of one player. The draw odds read the draw pile of a full state (a determinization, in a
+    search): the chance that the next card drawn is one the goal still misses, and how many draws it would
+    take to draw them all at that rate."""
+    goal = state.goals[player]
+    hand = state.hands[player]
+    afflicted = len(state.afflictions[player])
+    to_act = float(state.active == player)
+    if goal < 0:
+        return [0.0, 0.0, 0.0, 0.0, float(afflicted), 0.0, DRAWS_NEEDED_CAP, 0.0, float(len(hand)), to_act]
+    requirements = state.game.goal_tables[goal]
+    held = missing = 0
+    wanted: set[int] = set()
+    draws = 0.0
+    hopeless = False
+    for count, fitting in requirements:
+        have = min(count, len(fitting.intersection(hand)))
+        held += have
+        if have < count:
+            short = count - have
+            missing += short
+            in_pile = fitting & pile
+            wanted |= in_pile
+            if len(in_pile) < short:
+                hopeless = True
+            draws += short * (len(pile) + 1) / (len(in_pile) + 1)
+    met = missing == 0
+    return [held / sum(count for count, _ in requirements), float(missing), float(met),
+            float(met and not afflicted), float(afflicted), len(wanted) / len(pile) if pile else 0.0,
+            min(draws, DRAWS_NEEDED_CAP), float(hopeless), float(len(hand)), to_act]
 
 
 def goal_progress(state: LungoState, player: int) -> float:
