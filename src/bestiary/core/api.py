@@ -155,6 +155,10 @@ class Game(ABC):
     def from_options(cls, **options: Any) -> Self:
         return cls(cls.parse_options(options))
 
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[type[Game], str]]:
+        # A game is its class and options: pickling rebuilds it from them (card tables may hold functions).
+        return _unpickle_game, (type(self), self.options.model_dump_json())
+
     # -- what a subclass provides -------------------------------------------------------------
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State:
@@ -241,6 +245,11 @@ class Game(ABC):
         """The fixed shape of `State.observation_tensor`, for learning agents."""
         raise NotImplementedError(f"{self.info.name} has no observation tensor yet (docs/rl.md: adding one)")
 
+    def observation_tensor_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The lowest and highest value each element of `State.observation_tensor` can take (finite), for
+        learning libraries' observation spaces."""
+        raise NotImplementedError(f"{self.info.name} has no observation tensor yet (docs/rl.md: adding one)")
+
     def reaction_delay(self, player: int, rng: random.Random) -> float | None:
         """Seconds a computer player takes to act in a race by the game's reaction-time model; None where
         the game has none (the agent's own model applies)."""
@@ -301,6 +310,19 @@ class Game(ABC):
         theirs = raw.get("card_set")
         if (theirs or {}).get("hash") != (mine["card_set"] or {}).get("hash"):
             raise StateFormatError("the state was made with another card set (card-set hash differs)")
+
+
+_UNPICKLED_GAMES: dict[tuple[type[Game], str], Game] = {}
+
+
+def _unpickle_game(cls: type[Game], options: str) -> Game:
+    """The game with these options, made once per process: games never change, and states unpickled by
+    the thousand (multiprocessing, vector environments) then share one."""
+    key = (cls, options)
+    game = _UNPICKLED_GAMES.get(key)
+    if game is None:
+        game = _UNPICKLED_GAMES[key] = cls(cls.Options.model_validate_json(options))
+    return game
 
 
 T = TypeVar("T")
@@ -567,7 +589,10 @@ class State(ABC):
         # The chained logs nest one level per entry, too deep for pickle and deepcopy: hand them flat lists.
         fields = self.__dict__.copy()
         fields["_history"] = unchain(self._history)
-        fields["_events"] = self.all_events()
+        # Event data may be a read-only mapping, which pickle refuses: hand it a dict.
+        fields["_events"] = [event if type(event.data) is dict else event._replace(data=dict(event.data))
+                             for event in self.all_events()]
+        fields["_legal_cache"] = None
         return fields
 
     def __setstate__(self, fields: JSON) -> None:

@@ -7,20 +7,33 @@
 The observation is the game's observation tensor for the learner's seat; `info["action_mask"]` marks the
 legal action indices. The reward is the change in the learner's `State.returns()`. Chance and the
 opponents play inside the environment from the seed given to `reset`.
+
+Importing this module registers every game for `gymnasium.make` as "bestiary/<game>-v0" (keyword arguments
+as for BestiaryEnv; `gymnasium.make("bestiary.rl.gymnasium:bestiary/critter-capture-v0")` imports it first).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from bestiary.agents import Agent, SeatView, make_agent
 from bestiary.core.api import Game
 from bestiary.core.errors import IllegalActionError
-from bestiary.rl.table import deciding_seat, play_chance, require, resolve_game
+from bestiary.core.registry import list_games
+from bestiary.rl.table import (
+    IllegalActionRule,
+    check_illegal_rule,
+    check_render_mode,
+    deciding_seat,
+    legal_mask,
+    play_chance,
+    require,
+    resolve_game,
+)
 
 require("gymnasium")
 import gymnasium  # noqa: E402
@@ -28,16 +41,16 @@ from gymnasium import spaces  # noqa: E402
 
 DEALS_BEFORE_GIVING_UP = 100
 
-IllegalActionRule = Literal["end", "raise"]
-
 
 class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
     """The learner plays `seat`; `opponents` name an agent for each other seat (one name serves all).
 
     `illegal_action`: "end" (default) ends the episode with `illegal_reward` and says why in
     `info["illegal_action"]`, the game unchanged, as learners that ignore the mask expect; "raise" raises
-    IllegalActionError.
+    IllegalActionError. Once an episode is over, `step` raises until `reset`.
     """
+
+    metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, game: Game | str, opponents: Sequence[str | Agent] = ("random",), seat: int = 0,
                  illegal_action: IllegalActionRule = "end", illegal_reward: float = -1.0,
@@ -48,10 +61,8 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ValueError(f"seat must be from 0 to {players - 1}, not {seat}")
         if len(opponents) not in (1, players - 1):
             raise ValueError(f"give one opponent for all other seats or one for each of the {players - 1}")
-        if illegal_action not in ("end", "raise"):
-            raise ValueError(f"illegal_action must be 'end' or 'raise', not {illegal_action!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_illegal_rule(illegal_action)
+        check_render_mode(render_mode, self.metadata["render_modes"])
         made = [make_agent(o) if isinstance(o, str) else o for o in opponents]
         others = [s for s in range(players) if s != seat]
         self.opponents = {s: made[0] if len(made) == 1 else made[k] for k, s in enumerate(others)}
@@ -59,9 +70,10 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.illegal_action = illegal_action
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["ansi"]}
-        self.observation_space = spaces.Box(-np.inf, np.inf, self.game.observation_tensor_shape(), np.float32)
+        low, high = self.game.observation_tensor_bounds()
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
+        self._over = True
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -78,22 +90,25 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
         else:
             raise RuntimeError(f"{DEALS_BEFORE_GIVING_UP} games in a row ended before seat {self.seat} was asked")
         self._learner_return = self.game_state.returns()[self.seat]
+        self._over = False
         return self._observation(), self._info()
 
     def step(self, action: np.int64) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self.game_state.is_terminal():
+        if self._over:
             raise IllegalActionError(action, self.seat, "the episode is over: call reset()")
         try:
             self.game_state.apply_action(int(action), player=self.seat)
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
+            self._over = True
             return self._observation(), self.illegal_reward, True, False, {**self._info(),
                                                                           "illegal_action": str(error)}
         self._play_others()
         now = self.game_state.returns()[self.seat]
         reward, self._learner_return = now - self._learner_return, now
-        return self._observation(), reward, self.game_state.is_terminal(), False, self._info()
+        self._over = self.game_state.is_terminal()
+        return self._observation(), reward, self._over, False, self._info()
 
     def _play_others(self) -> None:
         """Chance and the opponents play until the learner is asked or the game ends."""
@@ -111,7 +126,37 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self.game_state.observation_tensor(self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.game_state.legal_actions_mask(self.seat)}
+        if self._over:
+            return {"action_mask": np.zeros(self.action_space.n, np.int8)}
+        return {"action_mask": legal_mask(self.game_state, self.seat)}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now as booleans, under the name maskable learners (sb3-contrib) ask for."""
+        return self._info()["action_mask"].astype(bool)
 
     def render(self) -> str | None:
-        return None if self.render_mode is None else str(self.game_state)
+        if self.render_mode is None:
+            return None
+        picture = str(self.game_state)
+        if self.render_mode == "human":
+            print(picture)
+            return None
+        return picture
+
+
+def gymnasium_id(name: str) -> str:
+    return f"bestiary/{name}-v0"
+
+
+def register_games() -> list[str]:
+    """Register every Bestiary game for `gymnasium.make`; returns their ids."""
+    ids = []
+    for name in list_games():
+        env_id = gymnasium_id(name)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point=BestiaryEnv, kwargs={"game": name})
+        ids.append(env_id)
+    return ids
+
+
+register_games()

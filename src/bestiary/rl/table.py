@@ -12,14 +12,21 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal, get_args
+
+import numpy as np
 
 from bestiary.core.api import Game, State
 from bestiary.core.chance import sample_chance
 from bestiary.core.registry import load_game
 
 RL_EXTRA_HINT = "pip install 'bestiary[rl]'"
+
+# What an environment does with an illegal action (one a learner sampled without the mask): "end" the episode
+# with a penalty for the seat that sent it, as PettingZoo's classic games do, or "raise" IllegalActionError.
+IllegalActionRule = Literal["end", "raise"]
 
 
 def require(module: str) -> ModuleType:
@@ -38,6 +45,24 @@ def resolve_game(game: Game | str, options: dict[str, Any]) -> Game:
             raise TypeError(f"options {sorted(options)} given with a game already configured")
         return game
     return load_game(game, **options)
+
+
+def check_illegal_rule(rule: str) -> None:
+    if rule not in get_args(IllegalActionRule):
+        raise ValueError(f"illegal_action must be 'end' or 'raise', not {rule!r}")
+
+
+def check_render_mode(mode: str | None, modes: Sequence[str]) -> None:
+    if mode is not None and mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, modes))}, not {mode!r}")
+
+
+def legal_mask(state: State, seat: int) -> np.ndarray:
+    """1 at the index of each legal action of `seat` (all 0 when it may not act), as int8."""
+    mask = np.zeros(state.game.num_distinct_actions(), np.int8)
+    if not state.is_chance_node():
+        mask[[action.index for action in state.legal_actions(seat)]] = 1
+    return mask
 
 
 def agent_names(game: Game) -> list[str]:

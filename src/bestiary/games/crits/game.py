@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import Field, model_validator
 
 from bestiary.core.api import JSON, Game, GameInfo, GameOptions
@@ -306,6 +307,9 @@ class CritsCreatures(Game):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return tensor.tensor_shape(self)
+
+    def observation_tensor_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return tensor.tensor_bounds(self)
 
     def heuristic_policy(self) -> CritsHeuristic:
         if self._heuristic is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
 from bestiary.games.crits import rules
 
 if TYPE_CHECKING:
@@ -54,6 +54,11 @@ def field_sizes(game: CritsCreatures) -> list[tuple[str, int]]:
 
 def tensor_shape(game: CritsCreatures) -> tuple[int, ...]:
     return layout_shape(field_sizes(game))
+
+
+def tensor_bounds(game: CritsCreatures) -> tuple[np.ndarray, np.ndarray]:
+    # Cards roll up to 6 dice (6 / 5) of up to 20 sides, plus two bonuses of up to 10, in totals / 100.
+    return layout_bounds(field_sizes(game), high={"pieces": 6 / COUNT_SCALE, "combat": 1.4})
 
 
 def split_fields(game: CritsCreatures, values: np.ndarray) -> dict[str, np.ndarray]:

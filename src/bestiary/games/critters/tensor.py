@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
 from bestiary.games.critters import rules
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
 
@@ -37,6 +37,11 @@ def field_sizes(game: CritterCapture) -> list[tuple[str, int]]:
 
 def tensor_shape(game: CritterCapture) -> tuple[int, ...]:
     return layout_shape(field_sizes(game))
+
+
+def tensor_bounds(game: CritterCapture) -> tuple[np.ndarray, np.ndarray]:
+    # A corral holding every card at the highest value reaches players × the scale (10 × N / P).
+    return layout_bounds(field_sizes(game), high={"corral_totals": float(game.num_players)})
 
 
 def split_fields(game: CritterCapture, values: np.ndarray) -> dict[str, np.ndarray]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
 from bestiary.games.cube import flow, rules
 
 if TYPE_CHECKING:
@@ -49,6 +49,17 @@ def field_sizes(game: CubeCreatures) -> list[tuple[str, int]]:
 
 def tensor_shape(game: CubeCreatures) -> tuple[int, ...]:
     return layout_shape(field_sizes(game))
+
+
+def tensor_bounds(game: CubeCreatures) -> tuple[np.ndarray, np.ndarray]:
+    # Counts may reach every card in play; stats stay within ±3 × 20: a card's attack or health (at most 30)
+    # with two upgrades (10 each), a boost and a roll on top.
+    cards = card_count(game)
+    stat = 3.0
+    return layout_bounds(field_sizes(game),
+                         high={"seat_counts": max(cards / game.hand_size, cards / game.options.win_at, 1.0),
+                               "boost": stat, "attack": stat, "creature_stats": stat},
+                         low={"creature_stats": -stat, "boost": -stat})
 
 
 def split_fields(game: CubeCreatures, values: np.ndarray) -> dict[str, np.ndarray]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
 from bestiary.games.lungo import rules
 
 if TYPE_CHECKING:
@@ -44,6 +44,11 @@ def field_sizes(game: CreaturesOfLungo) -> list[tuple[str, int]]:
 
 def tensor_shape(game: CreaturesOfLungo) -> tuple[int, ...]:
     return layout_shape(field_sizes(game))
+
+
+def tensor_bounds(game: CreaturesOfLungo) -> tuple[np.ndarray, np.ndarray]:
+    # A hand, or a face-down battle choice, can hold at most every card of the deck.
+    return layout_bounds(field_sizes(game), high={"seat_numbers": max(1.0, card_count(game) / HAND_SCALE)})
 
 
 def split_fields(game: CreaturesOfLungo, values: np.ndarray) -> dict[str, np.ndarray]:
