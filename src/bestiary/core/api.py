@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -156,8 +157,11 @@ class Game(ABC):
         return cls(cls.parse_options(options))
 
     def __reduce__(self) -> tuple[Callable[..., Game], tuple[type[Game], str]]:
-        # A game is its class and options: pickling rebuilds it from them (card tables may hold functions).
-        return _unpickle_game, (type(self), self.options.model_dump_json())
+        # A game is its class and options: pickling rebuilds it from them (card tables may hold functions),
+        # and unpickling in this process finds this very game, whose actions the states hold.
+        options = self.options.model_dump_json()
+        _UNPICKLED_GAMES.setdefault((type(self), options), self)
+        return _unpickle_game, (type(self), options)
 
     # -- what a subclass provides -------------------------------------------------------------
     @abstractmethod
@@ -312,16 +316,17 @@ class Game(ABC):
             raise StateFormatError("the state was made with another card set (card-set hash differs)")
 
 
-_UNPICKLED_GAMES: dict[tuple[type[Game], str], Game] = {}
+_UNPICKLED_GAMES: weakref.WeakValueDictionary[tuple[type[Game], str], Game] = weakref.WeakValueDictionary()
 
 
 def _unpickle_game(cls: type[Game], options: str) -> Game:
-    """The game with these options, made once per process: games never change, and states unpickled by
-    the thousand (multiprocessing, vector environments) then share one."""
+    """The game with these options, made once per process while in use: games never change, and states
+    unpickled by the thousand (multiprocessing, vector environments) then share one."""
     key = (cls, options)
     game = _UNPICKLED_GAMES.get(key)
     if game is None:
-        game = _UNPICKLED_GAMES[key] = cls(cls.Options.model_validate_json(options))
+        game = cls(cls.Options.model_validate_json(options))
+        _UNPICKLED_GAMES[key] = game
     return game
 
 
@@ -588,7 +593,8 @@ class State(ABC):
     def __getstate__(self) -> JSON:
         # The chained logs nest one level per entry, too deep for pickle and deepcopy: hand them flat lists.
         fields = self.__dict__.copy()
-        fields["_history"] = unchain(self._history)
+        # Actions go by index and come back as the game's own objects (some games compare them by identity).
+        fields["_history"] = [(player, action.index) for player, action in unchain(self._history)]
         # Event data may be a read-only mapping, which pickle refuses: hand it a dict.
         fields["_events"] = [event if type(event.data) is dict else event._replace(data=dict(event.data))
                              for event in self.all_events()]
@@ -597,7 +603,9 @@ class State(ABC):
 
     def __setstate__(self, fields: JSON) -> None:
         self.__dict__.update(fields)
-        self._history = chain(fields["_history"])
+        players, chances = self.game.player_action_table(), self.game.chance_outcome_table()
+        self._history = chain((player, (chances if player == CHANCE else players)[index])
+                              for player, index in fields["_history"])
         self._events = chain(fields["_events"])
 
     def to_dict(self) -> JSON:

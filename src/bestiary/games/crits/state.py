@@ -214,6 +214,11 @@ class CritsState(State):
             return self.player
         return self.actor
 
+    def __getstate__(self) -> JSON:
+        fields = super().__getstate__()
+        fields["_legal"] = None  # the game's own action objects, compared by identity: listed anew after unpickling
+        return fields
+
     def _legal_actions(self, player: int) -> Sequence[Action]:
         if self._legal is None:
             self._legal = self._compute_legal()
