@@ -492,7 +492,7 @@ class CritsState(State):
         }
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        return tensor.encode(self.game, self.observation(player), player)
+        return tensor.observe(self, player)
 
     def determinize(self, player: int, rng: random.Random) -> CritsState:
         # The only hidden thing: which Split Second cards the other player holds off the board.
