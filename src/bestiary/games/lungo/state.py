@@ -294,7 +294,7 @@ class LungoState(State):
         }
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        return tensor.encode(self.game, self.observation(player), player)
+        return tensor.observe(self, player)
 
     def determinize(self, player: int, rng: random.Random) -> LungoState:
         """Resample what `player` cannot see: other hands, face-down battle cards, the pile, other goals."""
