@@ -298,7 +298,9 @@ class Game(ABC):
             raise StateFormatError("the 'seed' field must be an integer or null")
         try:
             state = self._state_from_dict(body, seed)
-            state._history = chain((int(p), self.parse_action(str(a))) for p, a in raw.get("history", []))
+            history = [(int(p), self.parse_action(str(a))) for p, a in raw.get("history", [])]
+            state._history = chain(history)
+            state._played = len(history)
             state._events = chain(Event.from_dict(e) for e in raw.get("events", []))
         except StateFormatError:
             raise
@@ -364,6 +366,7 @@ class State(ABC):
         self.seed = fresh_seed() if seed is None else seed
         # Append-only logs kept as chains of (earlier, newest) pairs, so that a clone shares them for free.
         self._history: Chain[tuple[int, Action]] = None
+        self._played = 0  # the history's length, kept so that asking it costs nothing
         # Each entry an Event, or a (render, args) pair logged by _log_later and made into its Event on reading.
         self._events: Chain[Event | tuple[Callable[..., Event], tuple[Any, ...]]] = None
         # The legal list last handed out, with its player and whether they alone may act, so that applying
@@ -496,6 +499,7 @@ class State(ABC):
             self._legal_cache = None
             self._apply(action, cache[0])
             self._history = (self._history, (cache[0], action))
+            self._played += 1
             return
         current = self.current_player()
         if current == TERMINAL:
@@ -524,6 +528,7 @@ class State(ABC):
         self._legal_cache = None
         self._apply(resolved, actor)
         self._history = (self._history, (actor, resolved))
+        self._played += 1
 
     def _resolve(self, action: int | str, chance: bool, player: int | None) -> Action:
         if isinstance(action, str):
@@ -547,6 +552,10 @@ class State(ABC):
     def history(self) -> list[tuple[int, Action]]:
         """Every action so far with who took it (CHANCE for chance outcomes)."""
         return unchain(self._history)
+
+    def history_length(self) -> int:
+        """How many actions (chance outcomes included) have been applied: `len(history())`, without building it."""
+        return self._played
 
     def events(self, player: int | None = None) -> list[Event]:
         """The event log as `player` may see it (None: a spectator)."""
@@ -585,6 +594,7 @@ class State(ABC):
         other.game = self.game
         other.seed = self.seed
         other._history = self._history
+        other._played = self._played
         other._events = self._events
         other._legal_cache = None
         self._copy_into(other)

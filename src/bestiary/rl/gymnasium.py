@@ -28,6 +28,7 @@ from bestiary.core.errors import IllegalActionError
 from bestiary.core.registry import list_games
 from bestiary.rl.table import (
     IllegalActionRule,
+    action_at,
     check_illegal_rule,
     check_render_mode,
     deciding_seat,
@@ -68,7 +69,8 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.render_mode = render_mode
         low, high = self.game.observation_tensor_bounds()
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
-        self.action_space = spaces.Discrete(self.game.num_distinct_actions())
+        self._actions = self.game.player_action_table()
+        self.action_space = spaces.Discrete(len(self._actions))
         self._over = True
 
     def reset(self, *, seed: int | None = None,
@@ -83,7 +85,7 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self._over:
             raise IllegalActionError(action, self.seat, "the episode is over: call reset()")
         try:
-            self.game_state.apply_action(int(action), player=self.seat)
+            self.game_state.apply_action(action_at(self._actions, int(action)), player=self.seat)
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
@@ -102,7 +104,7 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _info(self) -> dict[str, Any]:
         if self._over:
             return {"action_mask": np.zeros(self.action_space.n, np.int8)}
-        return {"action_mask": legal_mask(self.game_state, self.seat)}
+        return {"action_mask": legal_mask(self.game_state, self.seat, len(self._actions))}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now as booleans, under the name maskable learners (sb3-contrib) ask for."""

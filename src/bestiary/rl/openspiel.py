@@ -28,7 +28,7 @@ import numpy as np
 from bestiary.core.api import CHANCE, TERMINAL, Game, State
 from bestiary.core.errors import UnknownGameError
 from bestiary.core.registry import game_class, load_game
-from bestiary.rl.table import deciding_seat, require
+from bestiary.rl.table import action_at, deciding_seat, require
 
 require("pyspiel")
 import pyspiel  # noqa: E402
@@ -269,10 +269,11 @@ class BestiarySpielState(pyspiel.State):  # type: ignore[misc]
         return sorted((action.index, p) for action, p in self.inner.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
-        if self.inner.is_chance_node():
-            self.inner.apply_action(int(action))
+        inner = self.inner
+        if inner.is_chance_node():
+            inner.apply_action(action_at(inner.game.chance_outcome_table(), int(action)))
         else:
-            self.inner.apply_action(int(action), player=deciding_seat(self.inner))
+            inner.apply_action(action_at(inner.game.player_action_table(), int(action)), player=deciding_seat(inner))
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self.inner.game

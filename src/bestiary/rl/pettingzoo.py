@@ -22,6 +22,7 @@ from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import IllegalActionError
 from bestiary.rl.table import (
     IllegalActionRule,
+    action_at,
     agent_names,
     asking_order,
     check_illegal_rule,
@@ -76,7 +77,8 @@ class _Seats:
         self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         low, high = game.observation_tensor_bounds()
         tensor = spaces.Box(low, high, dtype=np.float32)
-        actions = game.num_distinct_actions()
+        self._actions = game.player_action_table()
+        actions = len(self._actions)
         self._no_actions = np.zeros(actions, np.int8)
         self._observation_spaces = {
             agent: spaces.Dict({"observation": tensor, "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
@@ -114,7 +116,7 @@ class _Seats:
 
     def _observe_seat(self, seat: int, asked: bool) -> ObsDict:
         state = self.game_state
-        mask = legal_mask(state, seat) if asked else self._no_actions.copy()
+        mask = legal_mask(state, seat, len(self._actions)) if asked else self._no_actions.copy()
         return {"observation": state.observation_tensor(seat), "action_mask": mask}
 
     def _reward_changes(self) -> list[float]:
@@ -180,7 +182,7 @@ class BestiaryAECEnv(_Seats, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         try:
             if action is None:
                 raise IllegalActionError(action, seat, "a live seat must choose an action, not None")
-            state.apply_action(int(action), player=seat)
+            state.apply_action(action_at(self._actions, int(action)), player=seat)
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
@@ -252,7 +254,7 @@ class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: igno
         for seat in asking_order(state):
             agent = self.possible_agents[seat]
             action = actions.get(agent)
-            mask = legal_mask(state, seat)
+            mask = legal_mask(state, seat, len(self._actions))
             if action is None:
                 illegal[seat] = f"{agent} is asked to act and gave no action"
             elif not (0 <= int(action) < len(mask) and mask[int(action)]):
@@ -270,8 +272,8 @@ class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: igno
             rewards = dict(zip(self.possible_agents, self._illegal_rewards(set(illegal)), strict=True))
         else:
             for seat, action in chosen.items():
-                if seat in state.players_to_act() and legal_mask(state, seat)[action]:
-                    state.apply_action(action, player=seat)
+                if seat in state.players_to_act() and legal_mask(state, seat, len(self._actions))[action]:
+                    state.apply_action(self._actions[action], player=seat)
                     play_chance(state, self._chance)
             rewards = dict(zip(self.possible_agents, self._reward_changes(), strict=True))
         self._steps += 1

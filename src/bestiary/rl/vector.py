@@ -25,7 +25,7 @@ from bestiary.agents import Agent
 from bestiary.core.api import Game, State
 from bestiary.core.errors import IllegalActionError
 from bestiary.rl.gymnasium import deal, play_others, seat_opponents
-from bestiary.rl.table import IllegalActionRule, check_illegal_rule, require, resolve_game
+from bestiary.rl.table import IllegalActionRule, action_at, check_illegal_rule, require, resolve_game
 
 require("gymnasium")
 from gymnasium import spaces  # noqa: E402
@@ -56,11 +56,12 @@ class BestiaryVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):  # type:
         self.illegal_reward = illegal_reward
         low, high = self.game.observation_tensor_bounds()
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
-        self.single_action_space = spaces.Discrete(self.game.num_distinct_actions())
+        self._actions = self.game.player_action_table()
+        self.single_action_space = spaces.Discrete(len(self._actions))
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._observations = np.zeros((num_envs, *low.shape), np.float32)
-        self._masks = np.zeros((num_envs, self.game.num_distinct_actions()), np.int8)
+        self._masks = np.zeros((num_envs, len(self._actions)), np.int8)
         self._learner_returns = np.zeros(num_envs)
         self._ended = np.ones(num_envs, bool)  # dealt again at the next step
         self.game_states: list[State] = []
@@ -84,7 +85,7 @@ class BestiaryVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):  # type:
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self.game_states:
             raise IllegalActionError(None, self.seat, "call reset() before step()")
-        seat, opponents = self.seat, self.opponents
+        seat, opponents, table = self.seat, self.opponents, self._actions
         rewards = np.zeros(self.num_envs)
         terminated = np.zeros(self.num_envs, bool)
         for slot, action in enumerate(np.asarray(actions).tolist()):
@@ -96,7 +97,7 @@ class BestiaryVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):  # type:
                 continue
             state = self.game_states[slot]
             try:
-                state.apply_action(action, player=seat)
+                state.apply_action(action_at(table, action), player=seat)
             except IllegalActionError:
                 if self.illegal_action == "raise":
                     raise
