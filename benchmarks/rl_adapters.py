@@ -28,6 +28,7 @@ import numpy as np
 from gymnasium.vector import SyncVectorEnv
 from rich.console import Console
 from rich.table import Table
+from tests.random_play import states_along_random_games
 
 import bestiary
 from bestiary.core.api import Game, State
@@ -36,7 +37,6 @@ from bestiary.rl import openspiel, pettingzoo
 from bestiary.rl.gymnasium import BestiaryEnv
 from bestiary.rl.table import deciding_seat, play_chance
 from bestiary.rl.vector import BestiaryVectorEnv
-from tests.random_play import states_along_random_games
 
 
 def rate(seconds: float, episode: Callable[[int], int]) -> float:

@@ -14,7 +14,8 @@ from bestiary.core.api import State
 def checked_tensor(state: State, viewer: int, rng: random.Random,
                    tensor: ModuleType) -> tuple[np.ndarray, dict[str, Any], dict[str, np.ndarray]]:
     """The viewer's tensor, observation and tensor fields, after the checks all games share: float32 of the
-    game's fixed shape, finite and within its bounds, unchanged by resampling what the viewer cannot see, one phase set."""
+    game's fixed shape, finite and within its bounds, unchanged by resampling what the viewer cannot see, one
+    phase set."""
     game = state.game
     values = state.observation_tensor(viewer)
     assert values.dtype == np.float32

@@ -17,6 +17,7 @@ from gymnasium.utils.env_checker import check_env
 from bestiary.rl.gymnasium import BestiaryEnv
 from bestiary.rl.table import deciding_seat
 
+
 @TOY_GAME
 def test_environment_passes_check_env(name: str, players: int) -> None:
     for seat in (0, players - 1):

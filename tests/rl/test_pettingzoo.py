@@ -181,7 +181,7 @@ def test_max_cycles_truncates_the_episode() -> None:
     env = bestiary_pz.env("crits-creatures", players=2, max_cycles=3)
     env.reset(seed=0)
     live = 0
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             assert truncated and not terminated

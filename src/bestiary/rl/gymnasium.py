@@ -53,7 +53,7 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
     IllegalActionError. Once an episode is over, `step` raises until `reset`.
     """
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 (Gymnasium declares it a plain attribute)
 
     def __init__(self, game: Game | str, opponents: Sequence[str | Agent] = ("random",), seat: int = 0,
                  illegal_action: IllegalActionRule = "end", illegal_reward: float = -1.0,
@@ -103,12 +103,13 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         if self._over:
-            return {"action_mask": np.zeros(self.action_space.n, np.int8)}
+            return {"action_mask": np.zeros(len(self._actions), np.int8)}
         return {"action_mask": legal_mask(self.game_state, self.seat, len(self._actions))}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now as booleans, under the name maskable learners (sb3-contrib) ask for."""
-        return self._info()["action_mask"].astype(bool)
+        mask: np.ndarray = self._info()["action_mask"]
+        return mask.astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -168,7 +169,7 @@ def register_games() -> list[str]:
     for name in list_games():
         env_id = gymnasium_id(name)
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=BestiaryEnv, kwargs={"game": name},
+            gymnasium.register(env_id, entry_point="bestiary.rl.gymnasium:BestiaryEnv", kwargs={"game": name},
                                vector_entry_point="bestiary.rl.vector:BestiaryVectorEnv")
         ids.append(env_id)
     return ids

@@ -6,10 +6,10 @@
 
 Seats asked at once are asked one at a time (bestiary.rl.table), so the dynamics are sequential; chance is
 OpenSpiel's chance player with the game's chance outcome indices. Games and states pickle, and
-`pyspiel.serialize_game_and_state` round-trips them (a state serializes whole, seed and all). Observation strings and tensors are the
-game's `observation(player)` and `observation_tensor(player)`; the information state adds the seat's own
-actions and the events it has seen, so it has perfect recall. The information-state tensor is offered for
-perfect-information games only (there it is the observation tensor).
+`pyspiel.serialize_game_and_state` round-trips them (a state serializes whole, seed and all). Observation
+strings and tensors are the game's `observation(player)` and `observation_tensor(player)`; the information
+state adds the seat's own actions and the events it has seen, so it has perfect recall. The information-state
+tensor is offered for perfect-information games only (there it is the observation tensor).
 """
 
 from __future__ import annotations

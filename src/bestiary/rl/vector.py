@@ -33,14 +33,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
 
-class BestiaryVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):  # type: ignore[misc]
+class BestiaryVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """`num_envs` games; the learner plays `seat` in each, `opponents` the other seats (as for BestiaryEnv).
 
     `step` returns stacked arrays: observations (N, D) float32, rewards (N,) float64, terminated and
     truncated (N,) bool, and `infos["action_mask"]` (N, A) int8 (all 0 for a game that has just ended).
     An illegal action ends that game's episode with `illegal_reward` (`illegal_action="end"`), or raises."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012 (as Gymnasium declares it)
 
     def __init__(self, game: Game | str, num_envs: int = 8, opponents: Sequence[str | Agent] = ("random",),
                  seat: int = 0, illegal_action: IllegalActionRule = "end", illegal_reward: float = -1.0,

@@ -3,10 +3,10 @@
 `encode` builds it from the observation dict alone, so it can hold nothing the player may not see (CRITS-46:
 the other side's Split Second cards held off the board show only as a count); `observe` builds the same
 numbers straight from the state, a piece's card numbers taken from a table made once per game and the rest
-written a column at a time for all pieces (tests check the two agree at every step of random games). Sides are counted from the
-viewer (0 = the viewer, 1 = the other player) and the board is turned to face the viewer, so one policy
-serves both seats. Fields, in order (docs/rl.md describes each): phase, progress, sides, combat, pieces,
-board.
+written a column at a time for all pieces (tests check the two agree at every step of random games). Sides are
+counted from the viewer (0 = the viewer, 1 = the other player) and the board is turned to face the viewer, so
+one policy serves both seats. Fields, in order (docs/rl.md describes each): phase, progress, sides, combat,
+pieces, board.
 """
 
 from __future__ import annotations
@@ -237,7 +237,8 @@ def observe(state: CritsState, viewer: int) -> np.ndarray:
         numbers = (float(state.player == each and phase != rules.OVER), float(each in to_act),
                    float(winner == each), float(state.king[each] >= 0),
                    state.kingless[each] / rules.KINGLESS_TURNS_TO_LOSE,
-                   int((reserve & (side == each)).sum()) / t.per_side, max(state.first_rolls[each], 0) / FIRST_ROLL_SCALE)
+                   int((reserve & (side == each)).sum()) / t.per_side,
+                   max(state.first_rolls[each], 0) / FIRST_ROLL_SCALE)
         for row, number in enumerate(numbers):
             head[sides + 2 * row + relative] = number
     current = state.current

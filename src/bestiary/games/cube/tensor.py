@@ -2,11 +2,11 @@
 
 `encode` builds it from the observation dict alone, so it can hold nothing the player may not see (CUBE-60:
 the other hands and the deck are one unseen pool); `observe` builds the same numbers straight from the state,
-with positions worked out once per game, reading only what the observation shows: the viewer's own hand,
-the table, and the other hands' sizes (tests check the two agree at every step of random games). Seats are counted from the viewer (0 = the viewer, 1 = the
-next seat to the left, ...), so one policy serves every seat. Fields, in order (docs/rl.md describes each):
-phase, progress, seat roles, seat counts, turn parts, attack, pending, window, last roll, card places,
-creature stats.
+with positions worked out once per game, reading only what the observation shows: the viewer's own hand, the
+table, and the other hands' sizes (tests check the two agree at every step of random games). Seats are counted
+from the viewer (0 = the viewer, 1 = the next seat to the left, ...), so one policy serves every seat. Fields,
+in order (docs/rl.md describes each): phase, progress, seat roles, seat counts, turn parts, attack, pending,
+window, last roll, card places, creature stats.
 """
 
 from __future__ import annotations
