@@ -46,11 +46,11 @@ def evaluate_policy(model: MaskablePPO, games: int, seed: int) -> list[float]:
     scores = []
     for game in range(games):
         env = make_env(seat=game % 2)
-        observation, info = env.reset(seed=seed + game)
+        observation, _ = env.reset(seed=seed + game)
         done, total = False, 0.0
         while not done:
             action, _ = model.predict(observation, action_masks=env.action_masks(), deterministic=True)
-            observation, reward, done, _, info = env.step(int(action))
+            observation, reward, done, _, _ = env.step(int(action))
             total += float(reward)
         scores.append(total)
     return scores
@@ -62,12 +62,12 @@ def evaluate_agent(name: str, games: int, seed: int) -> list[float]:
     scores = []
     for game in range(games):
         env = make_env(seat=game % 2)
-        _, info = env.reset(seed=seed + game)
+        env.reset(seed=seed + game)
         rng = random.Random(seed + game)
         done, total = False, 0.0
         while not done:
             action = agent.act(SeatView(env.game_state, env.seat), rng)
-            _, reward, done, _, info = env.step(action.index)
+            _, reward, done, _, _ = env.step(action.index)
             total += float(reward)
         scores.append(total)
     return scores
