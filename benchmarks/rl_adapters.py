@@ -1,34 +1,67 @@
-"""Research adapter throughput per registered game: environment steps per second through PettingZoo (AEC),
-Gymnasium (against the random agent) and OpenSpiel (random play), and the observation tensor's cost.
+"""Research adapter throughput per registered game, each beside the raw engine measured in the same run.
 
-Needs the rl extra. Run:
-    python benchmarks/rl_adapters.py [--seconds 3]
+Table 1, per game and player count (random play, one step = one seat's decision, chance played inside):
+  engine/s         the rules engine alone: legal actions, a random choice, apply
+  +tensor/s        the same with the deciding seat's observation tensor at every decision
+  tensor µs        one observation tensor, averaged over the distinct states of seeded random games
+  dict µs          the same tensor encoded from the observation dict (what the tensor was built from before)
+  AEC/s, AEC ×     PettingZoo's AEC loop (env.last(), env.step()), and its cost per step ÷ engine+tensor's
+  Gymnasium/s      BestiaryEnv against the random agent (opponents' decisions count as steps too)
+  OpenSpiel/s      the pyspiel adapter, random play
+Table 2, per game at its smallest player count: learner steps per second of the single BestiaryEnv, of
+Gymnasium's SyncVectorEnv over it, and of BestiaryVectorEnv, each with N games.
+
+Needs the rl extra. Run (about a minute with the defaults):
+    python benchmarks/rl_adapters.py [--seconds 0.5] [--all-counts] [--envs 16]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import time
 from collections.abc import Callable
 from functools import partial
 
 import numpy as np
+from gymnasium.vector import SyncVectorEnv
+from rich.console import Console
+from rich.table import Table
+from tests.random_play import states_along_random_games
 
 import bestiary
+from bestiary.core.api import Game, State
 from bestiary.core.registry import game_class
 from bestiary.rl import openspiel, pettingzoo
 from bestiary.rl.gymnasium import BestiaryEnv
+from bestiary.rl.table import deciding_seat, play_chance
+from bestiary.rl.vector import BestiaryVectorEnv
 
 
 def rate(seconds: float, episode: Callable[[int], int]) -> float:
-    """Steps per second of repeated seeded episodes."""
+    """Steps per second of repeated seeded episodes (at least one episode)."""
     steps = episodes = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while episodes == 0 or time.perf_counter() - start < seconds:
         steps += episode(episodes)
         episodes += 1
     return steps / (time.perf_counter() - start)
+
+
+def engine_episode(game: Game, with_tensor: bool, seed: int) -> int:
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    steps = 0
+    while True:
+        play_chance(state, rng)
+        if state.is_terminal():
+            return steps
+        seat = deciding_seat(state)
+        if with_tensor:
+            state.observation_tensor(seat)
+        state.apply_action(rng.choice(state.legal_actions(seat)), player=seat)
+        steps += 1
 
 
 def pettingzoo_episode(env: pettingzoo.BestiaryAECEnv, seed: int) -> int:
@@ -37,7 +70,10 @@ def pettingzoo_episode(env: pettingzoo.BestiaryAECEnv, seed: int) -> int:
     steps = 0
     for _ in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
-        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         steps += 1
     return steps
 
@@ -45,11 +81,11 @@ def pettingzoo_episode(env: pettingzoo.BestiaryAECEnv, seed: int) -> int:
 def gymnasium_episode(env: BestiaryEnv, seed: int) -> int:
     rng = random.Random(seed)
     _, info = env.reset(seed=seed)
-    steps, done = 0, False
+    start = len(env.game_state.history())
+    done = False
     while not done:
         _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-        steps += 1
-    return steps
+    return sum(1 for player, _ in env.game_state.history()[start:] if player >= 0)
 
 
 def openspiel_episode(game: openspiel.BestiarySpielGame, seed: int) -> int:
@@ -62,33 +98,104 @@ def openspiel_episode(game: openspiel.BestiarySpielGame, seed: int) -> int:
             state.apply_action(int(rng.choice(actions, p=probs)))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
-        steps += 1
+            steps += 1
     return steps
 
 
-def tensor_microseconds(name: str, players: int, repeats: int = 2000) -> float:
-    state = bestiary.load_game(name, players=players).new_initial_state(seed=0)
+def tensor_microseconds(game: Game, encode: Callable[[State, int], object], batch: int = 20,
+                        repeats: int = 15) -> float:
+    """Mean cost of one tensor over the distinct states of seeded random games. Each batch of states is timed
+    `repeats` times and its fastest run kept, so that another process taking the core does not count."""
+    states = states_along_random_games(game, games=2)
+    seats = [deciding_seat(s) if s.players_to_act() else 0 for s in states]
+    total = 0.0
+    for start in range(0, len(states), batch):
+        chunk = list(zip(states[start:start + batch], seats[start:start + batch], strict=True))
+        fastest = float("inf")
+        for _ in range(repeats):
+            began = time.perf_counter()
+            for state, seat in chunk:
+                encode(state, seat)
+            fastest = min(fastest, time.perf_counter() - began)
+        total += fastest
+    return total / len(states) * 1e6
+
+
+def from_the_observation(game: Game) -> Callable[[State, int], object]:
+    """The game's tensor encoded from the observation dict, as before the tensors were read from the state."""
+    encoder = importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".tensor")
+    return lambda state, seat: encoder.encode(game, state.observation(seat), seat)
+
+
+def vector_rate(seconds: float, envs: object, num_envs: int) -> float:
+    """Learner steps per second of a vector environment fed random legal actions."""
+    rng = np.random.default_rng(0)
+    _, infos = envs.reset(seed=0)  # type: ignore[attr-defined]
+    steps = 0
     start = time.perf_counter()
-    for _ in range(repeats):
-        state.observation_tensor(0)
-    return (time.perf_counter() - start) / repeats * 1e6
+    while time.perf_counter() - start < seconds:
+        masks = infos["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        _, _, _, _, infos = envs.step(actions)  # type: ignore[attr-defined]
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def single_rate(seconds: float, env: BestiaryEnv) -> float:
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        steps += 1
+        if done:
+            _, info = env.reset()
+    return steps / (time.perf_counter() - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=0.5, help="time per measurement")
+    parser.add_argument("--all-counts", action="store_true", help="every player count, not just the smallest")
+    parser.add_argument("--envs", type=int, default=16, help="games per vector environment")
     args = parser.parse_args()
-    print(f"{'game':<18}{'players':>8}{'PettingZoo/s':>14}{'Gymnasium/s':>13}{'OpenSpiel/s':>13}{'tensor µs':>11}")
+    console = Console(width=160)
+    seconds = args.seconds
+
+    adapters = Table(title="Adapters beside the raw engine (steps/s; one step = one seat's decision)")
+    for column in ("game", "players", "engine/s", "+tensor/s", "tensor µs", "dict µs", "AEC/s", "AEC ×",
+                   "Gymnasium/s", "OpenSpiel/s"):
+        adapters.add_column(column, justify="left" if column == "game" else "right")
     for name in bestiary.list_games():
-        for players in game_class(name).info.player_counts:
-            aec = pettingzoo.env(name, players=players)
-            gym = BestiaryEnv(name, players=players, opponents=["random"])
-            spiel = openspiel.load(name, players=players)
-            print(f"{name:<18}{players:>8}"
-                  f"{rate(args.seconds, partial(pettingzoo_episode, aec)):>14.0f}"
-                  f"{rate(args.seconds, partial(gymnasium_episode, gym)):>13.0f}"
-                  f"{rate(args.seconds, partial(openspiel_episode, spiel)):>13.0f}"
-                  f"{tensor_microseconds(name, players):>11.0f}")
+        counts = game_class(name).info.player_counts
+        for players in counts if args.all_counts else counts[:1]:
+            game = bestiary.load_game(name, players=players)
+            engine = rate(seconds, partial(engine_episode, game, False))
+            with_tensor = rate(seconds, partial(engine_episode, game, True))
+            aec = rate(seconds, partial(pettingzoo_episode, pettingzoo.env(game)))
+            gym = rate(seconds, partial(gymnasium_episode, BestiaryEnv(game, opponents=["random"])))
+            spiel = rate(seconds, partial(openspiel_episode, openspiel.load(name, players=players)))
+            adapters.add_row(name, str(players), f"{engine:,.0f}", f"{with_tensor:,.0f}",
+                             f"{tensor_microseconds(game, lambda s, seat: s.observation_tensor(seat)):.1f}",
+                             f"{tensor_microseconds(game, from_the_observation(game)):.1f}",
+                             f"{aec:,.0f}", f"{with_tensor / aec:.2f}",
+                             f"{gym:,.0f}", f"{spiel:,.0f}")
+            console.print(f"measured {name} at {players} players", style="dim")
+    console.print(adapters)
+
+    n = args.envs
+    vectors = Table(title=f"Learner steps/s against the random agent, {n} games per vector environment")
+    for column in ("game", "players", "BestiaryEnv", f"SyncVectorEnv ×{n}", f"BestiaryVectorEnv ×{n}"):
+        vectors.add_column(column, justify="left" if column == "game" else "right")
+    for name in bestiary.list_games():
+        players = game_class(name).info.player_counts[0]
+        game = bestiary.load_game(name, players=players)
+        single = single_rate(seconds, BestiaryEnv(game))
+        sync = vector_rate(seconds, SyncVectorEnv([partial(BestiaryEnv, game) for _ in range(n)]), n)
+        batched = vector_rate(seconds, BestiaryVectorEnv(game, num_envs=n), n)
+        vectors.add_row(name, str(players), f"{single:,.0f}", f"{sync:,.0f}", f"{batched:,.0f}")
+    console.print(vectors)
 
 
 if __name__ == "__main__":

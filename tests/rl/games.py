@@ -33,3 +33,7 @@ CONFIGURATIONS = [*(c for c in game_configurations() if has_tensor(*c)),
                   (HiddenBid.info.name, 2), (HiddenBid.info.name, 3)]
 GAMES = pytest.mark.parametrize(("name", "players"), CONFIGURATIONS,
                                 ids=[f"{name}-{players}p" for name, players in CONFIGURATIONS])
+# The peers' suites run on the shipped games in test_peer_suites.py; these run them on the toy game too.
+TOY_CONFIGURATIONS = [(HiddenBid.info.name, 2), (HiddenBid.info.name, 3)]
+TOY_GAME = pytest.mark.parametrize(("name", "players"), TOY_CONFIGURATIONS,
+                                   ids=[f"{name}-{players}p" for name, players in TOY_CONFIGURATIONS])

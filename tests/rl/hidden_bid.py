@@ -89,6 +89,10 @@ class HiddenBid(Game):
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (len(PHASES) + PER_SEAT * self.num_players,)
 
+    def observation_tensor_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        shape = self.observation_tensor_shape()
+        return np.zeros(shape, np.float32), np.ones(shape, np.float32)
+
 
 class HiddenBidState(State):
     game: HiddenBid

@@ -9,7 +9,7 @@ import pytest
 
 from bestiary.agents import RandomAgent
 from bestiary.core.errors import IllegalActionError, OptionError
-from tests.rl.games import GAMES, RL_EXTRA, make_game
+from tests.rl.games import GAMES, RL_EXTRA, TOY_GAME, make_game
 
 pytest.importorskip("gymnasium", reason=RL_EXTRA)
 from gymnasium.utils.env_checker import check_env
@@ -17,11 +17,8 @@ from gymnasium.utils.env_checker import check_env
 from bestiary.rl.gymnasium import BestiaryEnv
 from bestiary.rl.table import deciding_seat
 
-# The core API does not bound a game's tensor values, so the observation box is unbounded.
-pytestmark = pytest.mark.filterwarnings("ignore:.*Box observation space (minimum|maximum) value")
 
-
-@GAMES
+@TOY_GAME
 def test_environment_passes_check_env(name: str, players: int) -> None:
     for seat in (0, players - 1):
         check_env(BestiaryEnv(make_game(name, players), opponents=["heuristic"], seat=seat),
@@ -94,6 +91,19 @@ def test_illegal_action_ends_the_episode_or_raises_and_changes_nothing() -> None
     with pytest.raises(IllegalActionError):
         strict.step(illegal)
     assert strict.game_state.to_json() == before
+
+
+def test_step_refuses_once_the_episode_is_over() -> None:
+    env = BestiaryEnv("critter-capture", players=2)
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, _, terminated, _, info = env.step(illegal)
+    assert terminated and not info["action_mask"].any() and not env.action_masks().any()
+    legal_before = env.game_state.legal_actions_mask(0)
+    with pytest.raises(IllegalActionError, match="episode is over"):
+        env.step(int(np.flatnonzero(legal_before)[0]))
+    _, info = env.reset(seed=2)
+    assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
 
 
 def test_reset_deals_again_when_the_game_ends_before_the_learner_is_asked() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.rl.games import GAMES, RL_EXTRA, make_game
+from tests.rl.games import GAMES, RL_EXTRA, TOY_GAME, make_game
 from tests.rl.hidden_bid import HiddenBid
 
 pytest.importorskip("pyspiel", reason=RL_EXTRA)
@@ -24,7 +24,7 @@ def spiel_game(name: str, players: int) -> bestiary_os.BestiarySpielGame:
     return bestiary_os.load(make_game(name, players), payoffs=payoffs)
 
 
-@GAMES
+@TOY_GAME
 def test_random_sim_test_passes(name: str, players: int) -> None:
     pyspiel.random_sim_test(spiel_game(name, players), num_sims=2, serialize=False, verbose=False)
 

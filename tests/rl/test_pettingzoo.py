@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bestiary.core.errors import IllegalActionError
-from tests.rl.games import GAMES, RL_EXTRA, make_game
+from tests.rl.games import GAMES, RL_EXTRA, TOY_GAME, make_game
 from tests.rl.hidden_bid import HiddenBid
 
 pytest.importorskip("pettingzoo", reason=RL_EXTRA)
@@ -21,17 +21,17 @@ from bestiary.rl.table import asking_order
 pytestmark = pytest.mark.filterwarnings("ignore:Observation (space for each agent probably|is not a NumPy)")
 
 
-@GAMES
+@TOY_GAME
 def test_aec_environment_passes_api_test(name: str, players: int) -> None:
     api_test(bestiary_pz.env(make_game(name, players)), num_cycles=1000)
 
 
-@GAMES
+@TOY_GAME
 def test_aec_environment_passes_seed_test(name: str, players: int) -> None:
     seed_test(lambda: bestiary_pz.env(make_game(name, players)), num_cycles=200)
 
 
-@GAMES
+@TOY_GAME
 def test_parallel_environment_passes_parallel_api_test(name: str, players: int) -> None:
     parallel_api_test(bestiary_pz.parallel_env(make_game(name, players)), num_cycles=1000)
 
@@ -121,8 +121,27 @@ def test_parallel_race_goes_to_the_first_seat_asked_and_the_other_grab_lapses() 
     assert env.agents == []
 
 
-def test_illegal_actions_are_refused_and_change_nothing() -> None:
+def test_illegal_action_ends_the_episode_with_a_penalty_for_the_sender() -> None:
     env = bestiary_pz.env("critter-capture", players=2)
+    env.reset(seed=3)
+    before = env.game_state.to_json()
+    sender = env.agent_selection
+    illegal = int(np.flatnonzero(env.observe(sender)["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert env.game_state.to_json() == before
+    assert all(env.terminations.values())
+    assert "illegal action" in env.infos[sender]["illegal_action"]
+    assert env._cumulative_rewards == {sender: -1.0, **{a: 0.0 for a in env.agents if a != sender}}
+    assert not any(env.observe(agent)["action_mask"].any() for agent in env.agents)
+    dead = []
+    for agent in env.agent_iter():  # each agent takes its dead step, then the episode is over
+        dead.append(agent)
+        env.step(None)
+    assert sorted(dead) == sorted(env.possible_agents) and env.agents == []
+
+
+def test_illegal_action_raises_and_changes_nothing_when_asked_to() -> None:
+    env = bestiary_pz.env("critter-capture", players=2, illegal_action="raise")
     env.reset(seed=3)
     before = env.game_state.to_json()
     illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
@@ -131,8 +150,10 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     with pytest.raises(IllegalActionError, match="no action has index"):
         env.step(99)
     assert env.game_state.to_json() == before
+    with pytest.raises(ValueError, match="illegal_action"):
+        bestiary_pz.env("critter-capture", illegal_action="ignore")
 
-    parallel = bestiary_pz.parallel_env(HiddenBid.from_options(players=2))
+    parallel = bestiary_pz.parallel_env(HiddenBid.from_options(players=2), illegal_action="raise")
     parallel.reset(seed=3)
     before = parallel.game_state.to_json()
     with pytest.raises(IllegalActionError, match="gave no action"):
@@ -140,6 +161,53 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     with pytest.raises(IllegalActionError, match="not a legal action"):
         parallel.step({"player_0": 1, "player_1": 4})
     assert parallel.game_state.to_json() == before
+
+
+def test_parallel_illegal_action_penalises_each_sender_and_ends_the_episode() -> None:
+    parallel = bestiary_pz.parallel_env(HiddenBid.from_options(players=3), illegal_reward=-2.0)
+    parallel.reset(seed=3)
+    assert parallel.game_state.players_to_act() == [0, 1, 2]  # every seat bids at once
+    before = parallel.game_state.to_json()
+    _, rewards, terminations, _, infos = parallel.step({"player_0": 1, "player_1": 99})
+    assert rewards == {"player_0": 0.0, "player_1": -2.0, "player_2": -2.0}  # player_2 gave no action
+    assert all(terminations.values()) and parallel.agents == []
+    assert set(infos["player_1"]) == {"illegal_action"} and not infos["player_0"]
+    assert parallel.game_state.to_json() == before
+    with pytest.raises(IllegalActionError, match="episode is over"):
+        parallel.step({})
+
+
+def test_max_cycles_truncates_the_episode() -> None:
+    env = bestiary_pz.env("crits-creatures", players=2, max_cycles=3)
+    env.reset(seed=0)
+    live = 0
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            env.step(None)
+            continue
+        live += 1
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert live == 3 * 2 and not env.game_state.is_terminal()
+
+    parallel = bestiary_pz.parallel_env("crits-creatures", players=2, max_cycles=2)
+    observations, _ = parallel.reset(seed=0)
+    for step in range(2):
+        actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()
+                   if o["action_mask"].any()}
+        observations, _, terminations, truncations, _ = parallel.step(actions)
+        assert all(truncations.values()) == (step == 1) and not any(terminations.values())
+    with pytest.raises(ValueError, match="max_cycles"):
+        bestiary_pz.env("crits-creatures", max_cycles=0)
+
+
+def test_state_is_every_seat_observation_tensor() -> None:
+    env = bestiary_pz.env("critter-capture", players=3)
+    env.reset(seed=2)
+    state = env.state()
+    assert env.state_space.contains(state)
+    assert np.array_equal(state, np.concatenate([env.game_state.observation_tensor(s) for s in range(3)]))
 
 
 def test_same_seed_same_game_other_seed_other_game() -> None:
@@ -152,13 +220,16 @@ def test_same_seed_same_game_other_seed_other_game() -> None:
     assert record(8) != record(9)
 
 
-def test_options_and_render() -> None:
+def test_options_and_render(capsys: pytest.CaptureFixture[str]) -> None:
     env = bestiary_pz.env("critter-capture", players=2, ecoregions=2, render_mode="ansi")
     env.reset(seed=0)
     assert env.game.options.ecoregions == 2
     assert "Critter capture" in env.render()
+    shown = bestiary_pz.env("critter-capture", players=2, render_mode="human")
+    shown.reset(seed=0)
+    assert shown.render() is None and "Critter capture" in capsys.readouterr().out
     with pytest.raises(ValueError, match="render_mode"):
-        bestiary_pz.env("critter-capture", render_mode="human")
+        bestiary_pz.env("critter-capture", render_mode="rgb_array")
     with pytest.raises(TypeError, match="already configured"):
         bestiary_pz.env(make_game("critter-capture", 2), players=2)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -155,6 +156,13 @@ class Game(ABC):
     def from_options(cls, **options: Any) -> Self:
         return cls(cls.parse_options(options))
 
+    def __reduce__(self) -> tuple[Callable[..., Game], tuple[type[Game], str]]:
+        # A game is its class and options: pickling rebuilds it from them (card tables may hold functions),
+        # and unpickling in this process finds this very game, whose actions the states hold.
+        options = self.options.model_dump_json()
+        _UNPICKLED_GAMES.setdefault((type(self), options), self)
+        return _unpickle_game, (type(self), options)
+
     # -- what a subclass provides -------------------------------------------------------------
     @abstractmethod
     def new_initial_state(self, seed: int | None = None) -> State:
@@ -247,6 +255,11 @@ class Game(ABC):
         """The fixed shape of `State.observation_tensor`, for learning agents."""
         raise NotImplementedError(f"{self.info.name} has no observation tensor yet (docs/rl.md: adding one)")
 
+    def observation_tensor_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The lowest and highest value each element of `State.observation_tensor` can take (finite), for
+        learning libraries' observation spaces."""
+        raise NotImplementedError(f"{self.info.name} has no observation tensor yet (docs/rl.md: adding one)")
+
     def reaction_delay(self, player: int, rng: random.Random) -> float | None:
         """Seconds a computer player takes to act in a race by the game's reaction-time model; None where
         the game has none (the agent's own model applies)."""
@@ -291,7 +304,9 @@ class Game(ABC):
             raise StateFormatError("the 'seed' field must be an integer or null")
         try:
             state = self._state_from_dict(body, seed)
-            state._history = chain((int(p), self.parse_action(str(a))) for p, a in raw.get("history", []))
+            history = [(int(p), self.parse_action(str(a))) for p, a in raw.get("history", [])]
+            state._history = chain(history)
+            state._played = len(history)
             state._events = chain(Event.from_dict(e) for e in raw.get("events", []))
         except StateFormatError:
             raise
@@ -307,6 +322,20 @@ class Game(ABC):
         theirs = raw.get("card_set")
         if (theirs or {}).get("hash") != (mine["card_set"] or {}).get("hash"):
             raise StateFormatError("the state was made with another card set (card-set hash differs)")
+
+
+_UNPICKLED_GAMES: weakref.WeakValueDictionary[tuple[type[Game], str], Game] = weakref.WeakValueDictionary()
+
+
+def _unpickle_game(cls: type[Game], options: str) -> Game:
+    """The game with these options, made once per process while in use: games never change, and states
+    unpickled by the thousand (multiprocessing, vector environments) then share one."""
+    key = (cls, options)
+    game = _UNPICKLED_GAMES.get(key)
+    if game is None:
+        game = cls(cls.Options.model_validate_json(options))
+        _UNPICKLED_GAMES[key] = game
+    return game
 
 
 T = TypeVar("T")
@@ -343,6 +372,7 @@ class State(ABC):
         self.seed = fresh_seed() if seed is None else seed
         # Append-only logs kept as chains of (earlier, newest) pairs, so that a clone shares them for free.
         self._history: Chain[tuple[int, Action]] = None
+        self._played = 0  # the history's length, kept so that asking it costs nothing
         # Each entry an Event, or a (render, args) pair logged by _log_later and made into its Event on reading.
         self._events: Chain[Event | tuple[Callable[..., Event], tuple[Any, ...]]] = None
         # The legal list last handed out, with its player and whether they alone may act, so that applying
@@ -475,6 +505,7 @@ class State(ABC):
             self._legal_cache = None
             self._apply(action, cache[0])
             self._history = (self._history, (cache[0], action))
+            self._played += 1
             return
         current = self.current_player()
         if current == TERMINAL:
@@ -503,6 +534,7 @@ class State(ABC):
         self._legal_cache = None
         self._apply(resolved, actor)
         self._history = (self._history, (actor, resolved))
+        self._played += 1
 
     def _resolve(self, action: int | str, chance: bool, player: int | None) -> Action:
         if isinstance(action, str):
@@ -526,6 +558,10 @@ class State(ABC):
     def history(self) -> list[tuple[int, Action]]:
         """Every action so far with who took it (CHANCE for chance outcomes)."""
         return unchain(self._history)
+
+    def history_length(self) -> int:
+        """How many actions (chance outcomes included) have been applied: `len(history())`, without building it."""
+        return self._played
 
     def events(self, player: int | None = None) -> list[Event]:
         """The event log as `player` may see it (None: a spectator)."""
@@ -564,6 +600,7 @@ class State(ABC):
         other.game = self.game
         other.seed = self.seed
         other._history = self._history
+        other._played = self._played
         other._events = self._events
         other._legal_cache = None
         self._copy_into(other)
@@ -572,13 +609,19 @@ class State(ABC):
     def __getstate__(self) -> JSON:
         # The chained logs nest one level per entry, too deep for pickle and deepcopy: hand them flat lists.
         fields = self.__dict__.copy()
-        fields["_history"] = unchain(self._history)
-        fields["_events"] = self.all_events()
+        # Actions go by index and come back as the game's own objects (some games compare them by identity).
+        fields["_history"] = [(player, action.index) for player, action in unchain(self._history)]
+        # Event data may be a read-only mapping, which pickle refuses: hand it a dict.
+        fields["_events"] = [event if type(event.data) is dict else event._replace(data=dict(event.data))
+                             for event in self.all_events()]
+        fields["_legal_cache"] = None
         return fields
 
     def __setstate__(self, fields: JSON) -> None:
         self.__dict__.update(fields)
-        self._history = chain(fields["_history"])
+        players, chances = self.game.player_action_table(), self.game.chance_outcome_table()
+        self._history = chain((player, (chances if player == CHANCE else players)[index])
+                              for player, index in fields["_history"])
         self._events = chain(fields["_events"])
 
     def to_dict(self) -> JSON:

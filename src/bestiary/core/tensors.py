@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -21,3 +21,15 @@ def split_layout(layout: Layout, values: np.ndarray) -> dict[str, np.ndarray]:
         fields[name] = values[start:start + size]
         start += size
     return fields
+
+
+def layout_bounds(layout: Layout, high: Mapping[str, float] | None = None,
+                  low: Mapping[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and highest value of each element: 0 and 1 unless a field is named in `low` or `high`."""
+    lows = np.zeros(layout_shape(layout), np.float32)
+    highs = np.ones(layout_shape(layout), np.float32)
+    for name, view in split_layout(layout, lows).items():
+        view[:] = (low or {}).get(name, 0.0)
+    for name, view in split_layout(layout, highs).items():
+        view[:] = (high or {}).get(name, 1.0)
+    return lows, highs

@@ -5,16 +5,19 @@
     openspiel.register("critter-capture")                     # then pyspiel.load_game("bestiary_critter_capture")
 
 Seats asked at once are asked one at a time (bestiary.rl.table), so the dynamics are sequential; chance is
-OpenSpiel's chance player with the game's chance outcome indices. Observation strings and tensors are the
-game's `observation(player)` and `observation_tensor(player)`; the information state adds the seat's own
-actions and the events it has seen, so it has perfect recall. The information-state tensor is offered for
-perfect-information games only (there it is the observation tensor).
+OpenSpiel's chance player with the game's chance outcome indices. Games and states pickle, and
+`pyspiel.serialize_game_and_state` round-trips them (a state serializes whole, seed and all). Observation
+strings and tensors are the game's `observation(player)` and `observation_tensor(player)`; the information
+state adds the seat's own actions and the events it has seen, so it has perfect recall. The information-state
+tensor is offered for perfect-information games only (there it is the observation tensor).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import math
+import pickle
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,8 +26,9 @@ from typing import Any
 import numpy as np
 
 from bestiary.core.api import CHANCE, TERMINAL, Game, State
+from bestiary.core.errors import UnknownGameError
 from bestiary.core.registry import game_class, load_game
-from bestiary.rl.table import deciding_seat, require
+from bestiary.rl.table import action_at, deciding_seat, require
 
 require("pyspiel")
 import pyspiel  # noqa: E402
@@ -83,10 +87,12 @@ def game_type(game: Game, payoffs: Payoffs, default_options: dict[str, Any] | No
     if payoffs.utility not in UTILITY:
         raise ValueError(f"utility must be one of {', '.join(UTILITY)}, not {payoffs.utility!r}")
     perfect = info.information == "perfect" and not info.simultaneous
+    # Every chance node lists its outcomes. A game that shuffles from its seed (GameInfo.chance == "shuffles")
+    # draws that seed when the state is made (the game's seeded generator), and the state carries it, so each
+    # state's chances are still explicit. (OpenSpiel's SAMPLED_STOCHASTIC would also need the game's
+    # generator state to serialize, which Python games cannot give it.)
     if game.max_chance_outcomes() == 0:
         chance_mode = pyspiel.GameType.ChanceMode.DETERMINISTIC
-    elif info.chance == "shuffles":  # shuffles come from the state's seed, not from chance nodes alone
-        chance_mode = pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     else:
         chance_mode = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     options = {k: v for k, v in (default_options or {}).items() if k != "players"}
@@ -99,20 +105,51 @@ def game_type(game: Game, payoffs: Payoffs, default_options: dict[str, Any] | No
         max_num_players=max(info.player_counts), min_num_players=min(info.player_counts),
         provides_information_state_string=True, provides_information_state_tensor=perfect,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": game.num_players, "options": json.dumps(options), "seed": 0})
+        parameter_specification={"players": game.num_players, "options": options_text(options), "seed": 0})
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """Options as OpenSpiel's `options` parameter: JSON, or base64 of it where JSON would hold a comma (OpenSpiel
+    splits a game's parameters at commas)."""
+    text = json.dumps(options, sort_keys=True)
+    return text if "," not in text else base64.urlsafe_b64encode(text.encode()).decode("ascii")
+
+
+def options_from_text(text: str) -> dict[str, Any]:
+    raw = text if text.lstrip().startswith("{") else base64.urlsafe_b64decode(text.encode()).decode()
+    options = json.loads(raw)
+    if not isinstance(options, dict):
+        raise ValueError(f"the options parameter must be a JSON object, not {text!r}")
+    return options
 
 
 def load(game: Game | str, payoffs: Payoffs | None = None, seed: int = 0, **options: Any) -> BestiarySpielGame:
     """A pyspiel game for a Bestiary game (a name and options, or a configured game).
 
     `seed` starts the generator that seeds each new state (it matters to games that shuffle from their
-    seed) and the one that resamples hidden information for search."""
+    seed) and the one that resamples hidden information for search. A registered Bestiary game without
+    `payoffs` is loaded through `register` and `pyspiel.load_game`, so OpenSpiel knows it by name (its
+    serialization needs that)."""
     if isinstance(game, str):
         game = load_game(game, **options)
     elif options:
         raise TypeError(f"options {sorted(options)} given with a game already configured")
+    if payoffs is None and is_registered(game):
+        name = register(game.info.name)
+        defaults = type(game).from_options(players=game.num_players).options_dict()
+        chosen = {k: v for k, v in game.options_dict().items() if defaults.get(k) != v}
+        params = {"players": game.num_players, "seed": seed, "options": options_text(chosen)}
+        loaded: BestiarySpielGame = pyspiel.load_game(name, params)
+        return loaded
     payoffs = payoffs or payoffs_of(game)
     return BestiarySpielGame(game, game_type(game, payoffs), payoffs, seed)
+
+
+def is_registered(game: Game) -> bool:
+    try:
+        return game_class(game.info.name) is type(game)
+    except UnknownGameError:
+        return False
 
 
 def register(name: str, payoffs: Payoffs | None = None, **default_options: Any) -> str:
@@ -125,17 +162,15 @@ def register(name: str, payoffs: Payoffs | None = None, **default_options: Any) 
     defaults = {"players": game_class(name).info.player_counts[0], **default_options}
     template = load_game(name, **defaults)
     kind = game_type(template, payoffs or payoffs_of(template), defaults)
-
-    class Registered(BestiarySpielGame):
-        def __init__(self, params: dict[str, Any] | None = None) -> None:
-            params = params or {}
-            options = {**defaults, **json.loads(params.get("options", "{}")),
-                       "players": params.get("players", defaults["players"])}
-            game = load_game(name, **options)
-            super().__init__(game, kind, payoffs or payoffs_of(game), int(params.get("seed", 0)), params)
-
-    pyspiel.register_game(kind, Registered)
+    _REGISTERED[kind.short_name] = (name, payoffs, defaults, kind)
+    # OpenSpiel makes games from a class (a plain callable loses the Python half of the game it returns).
+    made = type(RegisteredGame.__name__, (RegisteredGame,), {"short_name": kind.short_name})
+    pyspiel.register_game(kind, made)
     return str(kind.short_name)
+
+
+# What `register` was told, by OpenSpiel name, so that registered games can be made and unpickled.
+_REGISTERED: dict[str, tuple[str, Payoffs | None, dict[str, Any], Any]] = {}
 
 
 class BestiarySpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -148,6 +183,8 @@ class BestiarySpielGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(kind, info, params or {})
         self.bestiary_game = game
         self.perfect_information = kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        self._payoffs = payoffs
+        self._seed = seed
         self._state_seeds = random.Random(seed)
         self.search_rng = random.Random(seed + 1)
 
@@ -155,11 +192,45 @@ class BestiarySpielGame(pyspiel.Game):  # type: ignore[misc]
         inner = self.bestiary_game.new_initial_state(seed=self._state_seeds.randrange(2**63))
         return BestiarySpielState(self, inner)
 
+    def deserialize_state(self, text: str) -> BestiarySpielState:
+        inner: State = pickle.loads(base64.b64decode(text))
+        return BestiarySpielState(self, inner)
+
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> BestiaryObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; given {params}")
         return BestiaryObserver(self, iig_obs_type)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _unpickle_loaded, (self.bestiary_game, self._payoffs, self._seed)
+
+
+def _unpickle_loaded(game: Game, payoffs: Payoffs, seed: int) -> BestiarySpielGame:
+    return BestiarySpielGame(game, game_type(game, payoffs), payoffs, seed)
+
+
+class RegisteredGame(BestiarySpielGame):
+    """A game `register` made known to OpenSpiel, built from its parameters by `pyspiel.load_game`."""
+
+    short_name: str  # set on the class `register` makes for each game
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        name, payoffs, defaults, kind = _REGISTERED[self.short_name]
+        self._params = dict(params or {})
+        options = {**defaults, **options_from_text(self._params.get("options", "{}")),
+                   "players": self._params.get("players", defaults["players"])}
+        game = load_game(name, **options)
+        super().__init__(game, kind, payoffs or payoffs_of(game), int(self._params.get("seed", 0)), self._params)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        name, payoffs, defaults, _ = _REGISTERED[self.short_name]
+        return _unpickle_registered, (name, payoffs, defaults, self._params)
+
+
+def _unpickle_registered(name: str, payoffs: Payoffs | None, defaults: dict[str, Any],
+                         params: dict[str, Any]) -> BestiarySpielGame:
+    game: BestiarySpielGame = pyspiel.load_game(register(name, payoffs, **defaults), params)
+    return game
 
 class _Held:
     """Holds the Bestiary state so that OpenSpiel's clone (a deep copy) uses `State.clone()` and shares
@@ -198,10 +269,11 @@ class BestiarySpielState(pyspiel.State):  # type: ignore[misc]
         return sorted((action.index, p) for action, p in self.inner.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
-        if self.inner.is_chance_node():
-            self.inner.apply_action(int(action))
+        inner = self.inner
+        if inner.is_chance_node():
+            inner.apply_action(action_at(inner.game.chance_outcome_table(), int(action)))
         else:
-            self.inner.apply_action(int(action), player=deciding_seat(self.inner))
+            inner.apply_action(action_at(inner.game.player_action_table(), int(action)), player=deciding_seat(inner))
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self.inner.game
@@ -218,6 +290,13 @@ class BestiarySpielState(pyspiel.State):  # type: ignore[misc]
         """A state the seat cannot tell from this one, hidden parts drawn by the game's search generator."""
         game: BestiarySpielGame = self.get_game()
         return BestiarySpielState(game, self.inner.determinize(player_id, game.search_rng))
+
+    def serialize(self) -> str:
+        # The whole Bestiary state, seed included: replaying the history would need the deal's seed too.
+        return base64.b64encode(pickle.dumps(self.inner)).decode("ascii")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return BestiarySpielState, (self.get_game(), self.inner)
 
     def __str__(self) -> str:
         return str(self.inner)

@@ -6,7 +6,8 @@
 Agents are "player_0" ... "player_{n-1}". Each observation is a dict: "observation" (the game's observation
 tensor for that seat) and "action_mask" (1 for each legal action index; all 0 when the seat is not asked).
 Rewards are the change in `State.returns()`, so a game's rewards sum to its returns. Chance is played inside
-the environment from the seed given to `reset`.
+the environment from the seed given to `reset`. An illegal action ends the episode with `illegal_reward` for
+the seat that sent it, as PettingZoo's classic environments do (`illegal_action="raise"` raises instead).
 """
 
 from __future__ import annotations
@@ -20,9 +21,14 @@ from bestiary.core.api import Game, State
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import IllegalActionError
 from bestiary.rl.table import (
+    IllegalActionRule,
+    action_at,
     agent_names,
     asking_order,
+    check_illegal_rule,
+    check_render_mode,
     deciding_seat,
+    legal_mask,
     play_chance,
     require,
     resolve_game,
@@ -35,14 +41,18 @@ from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
 ObsDict = dict[str, np.ndarray]
 
 
-def env(game: Game | str, render_mode: str | None = None, **options: Any) -> BestiaryAECEnv:
+def env(game: Game | str, render_mode: str | None = None, illegal_action: IllegalActionRule = "end",
+        illegal_reward: float = -1.0, max_cycles: int | None = None, **options: Any) -> BestiaryAECEnv:
     """An AEC environment, e.g. `env("critter-capture", players=4)` or `env(game)` for a configured game."""
-    return BestiaryAECEnv(resolve_game(game, options), render_mode)
+    return BestiaryAECEnv(resolve_game(game, options), render_mode, illegal_action, illegal_reward, max_cycles)
 
 
-def parallel_env(game: Game | str, render_mode: str | None = None, **options: Any) -> BestiaryParallelEnv:
+def parallel_env(game: Game | str, render_mode: str | None = None, illegal_action: IllegalActionRule = "end",
+                 illegal_reward: float = -1.0, max_cycles: int | None = None,
+                 **options: Any) -> BestiaryParallelEnv:
     """A Parallel environment: each step takes an action from every seat asked at once."""
-    return BestiaryParallelEnv(resolve_game(game, options), render_mode)
+    return BestiaryParallelEnv(resolve_game(game, options), render_mode, illegal_action, illegal_reward,
+                               max_cycles)
 
 
 class _Seats:
@@ -52,21 +62,35 @@ class _Seats:
     game_state: State  # the referee's full state; `state()` is PettingZoo's name for a global observation
     render_mode: str | None
 
-    def _setup(self, game: Game, render_mode: str | None) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+    def _setup(self, game: Game, render_mode: str | None, illegal_action: IllegalActionRule,
+               illegal_reward: float, max_cycles: int | None) -> None:
+        check_render_mode(render_mode, ("human", "ansi"))
+        check_illegal_rule(illegal_action)
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be at least 1 or None, not {max_cycles}")
         self.game = game
         self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = illegal_reward
+        self.max_cycles = max_cycles
         self.possible_agents = agent_names(game)
         self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        tensor = spaces.Box(-np.inf, np.inf, game.observation_tensor_shape(), np.float32)
-        actions = game.num_distinct_actions()
+        low, high = game.observation_tensor_bounds()
+        tensor = spaces.Box(low, high, dtype=np.float32)
+        self._actions = game.player_action_table()
+        actions = len(self._actions)
+        self._no_actions = np.zeros(actions, np.int8)
         self._observation_spaces = {
             agent: spaces.Dict({"observation": tensor, "action_mask": spaces.Box(0, 1, (actions,), np.int8)})
             for agent in self.possible_agents}
         self._action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        players = game.num_players
+        # PettingZoo's global state: every seat's observation tensor, seat 0's first (for centralised critics).
+        self.state_space = spaces.Box(np.tile(low, players), np.tile(high, players), dtype=np.float32)
         self._seeds = random.Random(fresh_seed())
-        self._returns = [0.0] * game.num_players
+        self._returns = [0.0] * players
+        self._steps = 0
+        self._ended_illegally = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -74,18 +98,25 @@ class _Seats:
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_spaces[agent]
 
+    def state(self) -> np.ndarray:
+        return np.concatenate([self.game_state.observation_tensor(seat) for seat in range(self.game.num_players)])
+
     def _new_game(self, seed: int | None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
+            for space in self._action_spaces.values():  # sampled actions repeat with the seed, too
+                space.seed(self._seeds.randrange(2**32))
         game_seed = self._seeds.randrange(2**63)
         self._chance = random.Random(game_seed)
         self.game_state = self.game.new_initial_state(seed=game_seed)
         play_chance(self.game_state, self._chance)
         self._returns = self.game_state.returns()
+        self._steps = 0
+        self._ended_illegally = False
 
     def _observe_seat(self, seat: int, asked: bool) -> ObsDict:
         state = self.game_state
-        mask = state.legal_actions_mask(seat) if asked else np.zeros(self.game.num_distinct_actions(), np.int8)
+        mask = legal_mask(state, seat, len(self._actions)) if asked else self._no_actions.copy()
         return {"observation": state.observation_tensor(seat), "action_mask": mask}
 
     def _reward_changes(self) -> list[float]:
@@ -94,22 +125,36 @@ class _Seats:
         self._returns = now
         return changes
 
+    def _illegal_rewards(self, offenders: set[int]) -> list[float]:
+        return [self.illegal_reward if seat in offenders else 0.0 for seat in range(self.game.num_players)]
+
+    def _out_of_cycles(self, steps_per_cycle: int) -> bool:
+        return self.max_cycles is not None and self._steps >= self.max_cycles * steps_per_cycle
+
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return str(self.game_state)
+        picture = str(self.game_state)
+        if self.render_mode == "human":
+            print(picture)
+            return None
+        return picture
 
     def close(self) -> None:
         pass
 
 
 class BestiaryAECEnv(_Seats, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
-    """One seat decides at a time, in the order `players_to_act()` lists the seats asked (rotated in a race)."""
+    """One seat decides at a time, in the order `players_to_act()` lists the seats asked (rotated in a race).
 
-    def __init__(self, game: Game, render_mode: str | None = None) -> None:
+    `max_cycles` truncates the episode after that many cycles of one action per seat (players × max_cycles
+    actions)."""
+
+    def __init__(self, game: Game, render_mode: str | None = None, illegal_action: IllegalActionRule = "end",
+                 illegal_reward: float = -1.0, max_cycles: int | None = None) -> None:
         super().__init__()
-        self._setup(game, render_mode)
-        self.metadata = {"name": f"bestiary_{game.info.name}", "render_modes": ["ansi"],
+        self._setup(game, render_mode, illegal_action, illegal_reward, max_cycles)
+        self.metadata = {"name": f"bestiary_{game.info.name}", "render_modes": ["human", "ansi"],
                          "is_parallelizable": False}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -123,7 +168,8 @@ class BestiaryAECEnv(_Seats, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[deciding_seat(self.game_state)]
 
     def observe(self, agent: str) -> ObsDict:
-        asked = agent == self.agent_selection and not self.game_state.is_terminal()
+        asked = (agent == self.agent_selection and not self._ended_illegally
+                 and not self.terminations[agent] and not self.truncations[agent])
         return self._observe_seat(self.seat_of[agent], asked)
 
     def step(self, action: int | None) -> None:
@@ -131,19 +177,44 @@ class BestiaryAECEnv(_Seats, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalActionError(action, self.seat_of[agent], "a live seat must choose an action, not None")
-        self.game_state.apply_action(int(action), player=self.seat_of[agent])
-        play_chance(self.game_state, self._chance)
+        seat = self.seat_of[agent]
+        state = self.game_state
+        try:
+            if action is None:
+                raise IllegalActionError(action, seat, "a live seat must choose an action, not None")
+            state.apply_action(action_at(self._actions, int(action)), player=seat)
+        except IllegalActionError as error:
+            if self.illegal_action == "raise":
+                raise
+            self._end_illegally(agent, str(error))
+            return
+        play_chance(state, self._chance)
+        self._steps += 1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict(zip(self.possible_agents, self._reward_changes(), strict=True))
         self._accumulate_rewards()
-        if self.game_state.is_terminal():
+        if state.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
-            following = (self.agents.index(agent) + 1) % len(self.agents)
-            self.agent_selection = self.agents[following]
+            self._select_after(agent)
+        elif self._out_of_cycles(self.game.num_players):
+            self.truncations = dict.fromkeys(self.agents, True)
+            self._select_after(agent)
         else:
-            self.agent_selection = self.possible_agents[deciding_seat(self.game_state)]
+            self.agent_selection = self.possible_agents[deciding_seat(state)]
+
+    def _end_illegally(self, agent: str, reason: str) -> None:
+        """As PettingZoo's classic games do: the sender is penalised and the episode ends, the game unchanged."""
+        self._ended_illegally = True
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict(zip(self.possible_agents, self._illegal_rewards({self.seat_of[agent]}), strict=True))
+        self._accumulate_rewards()
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = {**self.infos[agent], "illegal_action": reason}
+        self._select_after(agent)
+
+    def _select_after(self, agent: str) -> None:
+        """Once the episode is over, each agent takes its last (dead) step in seat order from the next one."""
+        self.agent_selection = self.agents[(self.agents.index(agent) + 1) % len(self.agents)]
 
 
 class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
@@ -151,12 +222,15 @@ class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: igno
 
     The actions are checked against the position the seats saw before any is applied, then applied in
     the order `players_to_act()` lists the seats (rotated in a race); one made moot by an earlier one (a
-    race already won, a window already closed) lapses.
+    race already won, a window already closed) lapses. An illegal action (or none from a seat asked) ends the
+    episode with `illegal_reward` for each seat that sent one, nothing applied. `max_cycles` truncates the
+    episode after that many steps.
     """
 
-    def __init__(self, game: Game, render_mode: str | None = None) -> None:
-        self._setup(game, render_mode)
-        self.metadata = {"name": f"bestiary_{game.info.name}", "render_modes": ["ansi"]}
+    def __init__(self, game: Game, render_mode: str | None = None, illegal_action: IllegalActionRule = "end",
+                 illegal_reward: float = -1.0, max_cycles: int | None = None) -> None:
+        self._setup(game, render_mode, illegal_action, illegal_reward, max_cycles)
+        self.metadata = {"name": f"bestiary_{game.info.name}", "render_modes": ["human", "ansi"]}
         self.agents: list[str] = []
 
     def reset(self, seed: int | None = None,
@@ -166,36 +240,49 @@ class BestiaryParallelEnv(_Seats, ParallelEnv[str, ObsDict, int]):  # type: igno
         return self._observations(), {agent: {} for agent in self.agents}
 
     def _observations(self) -> dict[str, ObsDict]:
-        asked = set(self.game_state.players_to_act())
+        asked = set() if self._ended_illegally or self.game_state.is_terminal() \
+            else set(self.game_state.players_to_act())
         return {agent: self._observe_seat(self.seat_of[agent], self.seat_of[agent] in asked)
                 for agent in self.agents}
 
     def step(self, actions: dict[str, int]) -> tuple[dict[str, ObsDict], dict[str, float], dict[str, bool],
                                                       dict[str, bool], dict[str, dict[str, Any]]]:
         if not self.agents:
-            raise IllegalActionError(None, None, "the game is over: call reset()")
-        asked = asking_order(self.game_state)
-        chosen = {}
-        for seat in asked:
+            raise IllegalActionError(None, None, "the episode is over: call reset()")
+        state = self.game_state
+        chosen, illegal = {}, {}
+        for seat in asking_order(state):
             agent = self.possible_agents[seat]
-            if agent not in actions:
-                raise IllegalActionError(None, seat, f"{agent} is asked to act and gave no action")
-            action = int(actions[agent])
-            mask = self.game_state.legal_actions_mask(seat)
-            if not (0 <= action < len(mask) and mask[action]):
-                raise IllegalActionError(action, seat, "not a legal action index now")
-            chosen[seat] = action
-        for seat, action in chosen.items():
-            if seat in self.game_state.players_to_act() and self.game_state.legal_actions_mask(seat)[action]:
-                self.game_state.apply_action(action, player=seat)
-                play_chance(self.game_state, self._chance)
-        rewards = dict(zip(self.possible_agents, self._reward_changes(), strict=True))
-        over = self.game_state.is_terminal()
+            action = actions.get(agent)
+            mask = legal_mask(state, seat, len(self._actions))
+            if action is None:
+                illegal[seat] = f"{agent} is asked to act and gave no action"
+            elif not (0 <= int(action) < len(mask) and mask[int(action)]):
+                illegal[seat] = f"{agent}: {action} is not a legal action index now"
+            else:
+                chosen[seat] = int(action)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        if illegal:
+            if self.illegal_action == "raise":
+                seat, reason = next(iter(illegal.items()))
+                raise IllegalActionError(actions.get(self.possible_agents[seat]), seat, reason)
+            self._ended_illegally = True
+            for seat, reason in illegal.items():
+                infos[self.possible_agents[seat]]["illegal_action"] = reason
+            rewards = dict(zip(self.possible_agents, self._illegal_rewards(set(illegal)), strict=True))
+        else:
+            for seat, action in chosen.items():
+                if seat in state.players_to_act() and legal_mask(state, seat, len(self._actions))[action]:
+                    state.apply_action(self._actions[action], player=seat)
+                    play_chance(state, self._chance)
+            rewards = dict(zip(self.possible_agents, self._reward_changes(), strict=True))
+        self._steps += 1
+        over = self._ended_illegally or state.is_terminal()
+        truncated = not over and self._out_of_cycles(1)
         observations = self._observations()
         terminations = dict.fromkeys(self.agents, over)
-        truncations = dict.fromkeys(self.agents, False)
-        infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        truncations = dict.fromkeys(self.agents, truncated)
         rewards = {agent: rewards[agent] for agent in self.agents}
-        if over:
+        if over or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos

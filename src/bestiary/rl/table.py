@@ -12,14 +12,21 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal, get_args
 
-from bestiary.core.api import Game, State
+import numpy as np
+
+from bestiary.core.api import Action, Game, State
 from bestiary.core.chance import sample_chance
 from bestiary.core.registry import load_game
 
 RL_EXTRA_HINT = "pip install 'bestiary[rl]'"
+
+# What an environment does with an illegal action (one a learner sampled without the mask): "end" the episode
+# with a penalty for the seat that sent it, as PettingZoo's classic games do, or "raise" IllegalActionError.
+IllegalActionRule = Literal["end", "raise"]
 
 
 def require(module: str) -> ModuleType:
@@ -40,6 +47,31 @@ def resolve_game(game: Game | str, options: dict[str, Any]) -> Game:
     return load_game(game, **options)
 
 
+def check_illegal_rule(rule: str) -> None:
+    if rule not in get_args(IllegalActionRule):
+        raise ValueError(f"illegal_action must be 'end' or 'raise', not {rule!r}")
+
+
+def check_render_mode(mode: str | None, modes: Sequence[str]) -> None:
+    if mode is not None and mode not in modes:
+        raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, modes))}, not {mode!r}")
+
+
+def legal_mask(state: State, seat: int, size: int) -> np.ndarray:
+    """1 at the index of each legal action of `seat` (all 0 when it may not act), as int8 (`size` actions)."""
+    mask = np.zeros(size, np.int8)
+    if not state.is_chance_node():
+        mask[[action.index for action in state.legal_actions(seat)]] = 1
+    return mask
+
+
+def action_at(actions: Sequence[Action], index: int) -> Action | int:
+    """The action with this index in the game's player action table, or the index itself when none has it
+    (apply_action then says why). Applying the action object just listed by `legal_actions` skips checking
+    the whole list again."""
+    return actions[index] if 0 <= index < len(actions) else index
+
+
 def agent_names(game: Game) -> list[str]:
     return [f"player_{seat}" for seat in range(game.num_players)]
 
@@ -48,7 +80,7 @@ def asking_order(state: State) -> list[int]:
     """The seats asked now, in the order they are asked: as listed, but rotated in a race."""
     seats = state.players_to_act()
     if len(seats) > 1 and state.decision_kind() == "race":
-        start = len(state.history()) % len(seats)
+        start = state.history_length() % len(seats)
         return seats[start:] + seats[:start]
     return seats
 

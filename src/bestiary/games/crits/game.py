@@ -7,6 +7,7 @@ from itertools import compress
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import Field, model_validator
 
 from bestiary.core.api import JSON, Game, GameInfo, GameOptions
@@ -327,6 +328,9 @@ class CritsCreatures(Game):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return tensor.tensor_shape(self)
+
+    def observation_tensor_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return tensor.tensor_bounds(self)
 
     def heuristic_policy(self) -> CritsHeuristic:
         if self._heuristic is None:

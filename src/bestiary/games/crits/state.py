@@ -233,6 +233,11 @@ class CritsState(State):
             return self.player
         return self.actor
 
+    def __getstate__(self) -> JSON:
+        fields = super().__getstate__()
+        fields["_legal"] = None  # the game's own action objects, compared by identity: listed anew after unpickling
+        return fields
+
     def _legal_actions(self, player: int) -> Sequence[Action]:
         if self._legal is None:
             self._legal = self._compute_legal()
@@ -538,7 +543,7 @@ class CritsState(State):
         }
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        return tensor.encode(self.game, self.observation(player), player)
+        return tensor.observe(self, player)
 
     def determinize(self, player: int, rng: random.Random) -> CritsState:
         # The only hidden thing: which Split Second cards the other player holds off the board.

@@ -1,24 +1,28 @@
 """Crit's Creatures' observation tensor: `observation(player)` as fixed-shape float32 numbers.
 
-It is built from the observation dict alone, so it can hold nothing the player may not see (CRITS-46: the
-other side's Split Second cards held off the board show only as a count). Sides are counted from the
-viewer (0 = the viewer, 1 = the other player) and the board is turned to face the viewer, so one policy
-serves both seats. Fields, in order (docs/rl.md describes each): phase, progress, sides, combat, pieces,
-board.
+`encode` builds it from the observation dict alone, so it can hold nothing the player may not see (CRITS-46:
+the other side's Split Second cards held off the board show only as a count); `observe` builds the same
+numbers straight from the state, a piece's card numbers taken from a table made once per game and the rest
+written a column at a time for all pieces (tests check the two agree at every step of random games). Sides are
+counted from the viewer (0 = the viewer, 1 = the other player) and the board is turned to face the viewer, so
+one policy serves both seats. Fields, in order (docs/rl.md describes each): phase, progress, sides, combat,
+pieces, board.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
 from bestiary.games.crits import rules
 
 if TYPE_CHECKING:
     from bestiary.games.crits.game import CritsCreatures
+    from bestiary.games.crits.state import CritsState
 
 # The tensor's own orders, fixed so that a trained policy keeps its meaning if the state's order changes.
 PHASES = (rules.PLACE, rules.FIRST_ROLL, rules.TURN, rules.AIM, rules.TARGET, rules.RAISE, rules.RESPOND,
@@ -54,6 +58,11 @@ def field_sizes(game: CritsCreatures) -> list[tuple[str, int]]:
 
 def tensor_shape(game: CritsCreatures) -> tuple[int, ...]:
     return layout_shape(field_sizes(game))
+
+
+def tensor_bounds(game: CritsCreatures) -> tuple[np.ndarray, np.ndarray]:
+    # Cards roll up to 6 dice (6 / 5) of up to 20 sides, plus two bonuses of up to 10, in totals / 100.
+    return layout_bounds(field_sizes(game), high={"pieces": 6 / COUNT_SCALE, "combat": 1.4})
 
 
 def split_fields(game: CritsCreatures, values: np.ndarray) -> dict[str, np.ndarray]:
@@ -146,4 +155,147 @@ def encode(game: CritsCreatures, observation: JSON, viewer: int) -> np.ndarray:
             board[2 if side == viewer else 3, facing(game, crown, viewer)] = 1.0
     for aim in o["aims"]:
         board[4, facing(game, aim, viewer)] = 1.0
+    return out
+
+
+class Tables:
+    """Where each number of the tensor goes, and each card's fixed numbers, worked out once per game."""
+
+    def __init__(self, game: CritsCreatures) -> None:
+        self.per_side = per_side = pieces_per_side(game)
+        self.pieces = pieces = 2 * per_side
+        self.tiles = game.tiles
+        self.width = width = piece_width(game)
+        self.length = layout_shape(field_sizes(game))[0]
+        at, start = {}, 0
+        for name, size in field_sizes(game):
+            at[name] = start
+            start += size
+        self.at = at
+        self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
+        self.stat = {name: k for k, name in enumerate(PIECE_STATS)}
+        self.where_at = len(PIECE_STATS)
+        stat = self.stat
+        static = np.zeros((len(game.cards), width), np.float32)
+        kind_at, card_at = len(PIECE_STATS) + len(WHERE), len(PIECE_STATS) + len(WHERE) + len(KINDS)
+        for index, card in enumerate(game.cards):
+            row = static[index]
+            row[kind_at + KINDS.index(card.kind)] = 1.0
+            row[card_at + index] = 1.0
+            if card.kind == "item":
+                row[stat["attack_bonus"]] = card.attack_bonus / STEP_SCALE
+                row[stat["defence_bonus"]] = card.defence_bonus / STEP_SCALE
+            else:
+                row[stat["move"]] = card.move / STEP_SCALE
+                row[stat["attack_dice"]] = len(card.attack_dice) / COUNT_SCALE
+                row[stat["attack_die"]] = (card.attack_dice[0] if card.attack_dice else 0) / DIE_SCALE
+                row[stat["defence_dice"]] = len(card.defence_dice) / COUNT_SCALE
+                row[stat["defence_die"]] = (card.defence_dice[0] if card.defence_dice else 0) / DIE_SCALE
+                row[stat["range"]] = card.range / STEP_SCALE
+                row[stat["royal"]] = float(card.royal)
+        self.static = static
+        self.is_item = np.array([card.kind == "item" for card in game.cards])
+        self.every_piece = np.arange(pieces)
+        self.piece_bits = np.array([1 << piece for piece in range(pieces)], dtype=object)
+        # The tile each viewer sees (P2's board turned half round), and its column and row as numbers.
+        self.facing = (np.arange(game.tiles), game.tiles - 1 - np.arange(game.tiles))
+        self.x = (np.arange(game.tiles) % game.width / (game.width - 1)).astype(np.float32)
+        self.y = (np.arange(game.tiles) // game.width / (game.length - 1)).astype(np.float32)
+        # Slot order: the viewer's pieces first.
+        self.slots = tuple((np.arange(pieces) + viewer * per_side) % pieces for viewer in range(2))
+
+
+_TABLES: weakref.WeakKeyDictionary[CritsCreatures, Tables] = weakref.WeakKeyDictionary()
+
+
+def tables(game: CritsCreatures) -> Tables:
+    found = _TABLES.get(game)
+    if found is None:
+        found = _TABLES[game] = Tables(game)
+    return found
+
+
+def observe(state: CritsState, viewer: int) -> np.ndarray:
+    """`encode(game, state.observation(viewer), viewer)`, read from the state."""
+    t = tables(state.game)
+    game = state.game
+    at, stat = t.at, t.stat
+    phase = state.phase
+    head = [0.0] * at["pieces"]  # phase, progress, sides and combat, written at once
+    head[t.phase[phase]] = 1.0
+    progress = at["progress"]
+    head[progress:progress + 4] = (state.turn / game.options.turn_limit, state.moves_made / rules.MOVES_PER_TURN,
+                                   float(state.attacked), float(state.counter_used))
+    where = np.array(state.where)
+    side = np.array(state.side)
+    reserve = where == rules.RESERVE
+    to_act = state.players_to_act()
+    winner = state.winner if phase == rules.OVER and state.winner != rules.DRAW else None
+    sides = at["sides"]
+    for each in range(2):
+        relative = (each - viewer) % 2
+        numbers = (float(state.player == each and phase != rules.OVER), float(each in to_act),
+                   float(winner == each), float(state.king[each] >= 0),
+                   state.kingless[each] / rules.KINGLESS_TURNS_TO_LOSE,
+                   int((reserve & (side == each)).sum()) / t.per_side,
+                   max(state.first_rolls[each], 0) / FIRST_ROLL_SCALE)
+        for row, number in enumerate(numbers):
+            head[sides + 2 * row + relative] = number
+    current = state.current
+    combat = bool(current) and phase in (rules.ROLL, rules.COUNTER)
+    if combat:
+        shown_total = state.attack_total if state.stage == 1 or phase == rules.COUNTER else 0
+        head[at["combat"]:at["combat"] + len(COMBAT_NUMBERS)] = (
+            1.0, float(bool(current[3])), float(state.stage == 0), float(state.stage == 1), current[2] / COUNT_SCALE,
+            len(state.rolled) / COUNT_SCALE, sum(state.rolled) / TOTAL_SCALE, len(state.todo) / COUNT_SCALE,
+            sum(state.todo) / TOTAL_SCALE, (shown_total or 0) / TOTAL_SCALE)
+
+    card = np.array(state.card)
+    pos = np.array(state.pos)
+    rows = t.static[card]
+    own = side == viewer
+    items = t.is_item[card]
+    rows[:, stat["visible"]] = 1.0
+    rows[:, stat["own"]] = own
+    rows[t.every_piece, t.where_at + where] = 1.0
+    on_tile = pos >= 0
+    faced = t.facing[viewer][pos]  # pieces off the board are cleared just below
+    rows[:, stat["on_tile"]] = on_tile
+    rows[:, stat["x"]] = np.where(on_tile, t.x[faced], 0.0)
+    rows[:, stat["y"]] = np.where(on_tile, t.y[faced], 0.0)
+    rows[:, stat["held"]] = items & (np.array(state.holder) >= 0)
+    rows[:, stat["holds_item"]] = ~items & (np.array(state.held) >= 0)
+    moved = (t.piece_bits & state.moved) != 0
+    rows[:, stat["moved"]] = moved & ~items & (side == state.player)
+    rows[:, stat["used"]] = state.used
+    rows[:, stat["turns_left"]] = np.array(state.lasts) / STEP_SCALE
+    for king in state.king:
+        if king >= 0:
+            rows[king, stat["king"]] = 1.0
+    if combat:
+        rows[current[0], stat["attacker"]] = 1.0
+        rows[current[1], stat["target"]] = 1.0
+    for declared in state.combats:
+        rows[declared[0], stat["declared_attacker"]] = 1.0
+        rows[declared[1], stat["declared_target"]] = 1.0
+    if phase == rules.PLACE:
+        next_piece = rules.next_to_place(state)
+        if next_piece >= 0:
+            rows[next_piece, stat["next_to_place"]] = 1.0
+    rows[reserve & ~own] = 0.0  # CRITS-46: the other side's reserve is only a count
+
+    board = np.zeros((len(BOARD_PLANES), t.tiles), np.float32)
+    on_board = where == rules.BOARD
+    board[0, faced[on_board & own]] = 1.0
+    board[1, faced[on_board & ~own]] = 1.0
+    for each, crown in enumerate(state.crown):
+        if crown >= 0:
+            board[2 if each == viewer else 3, t.facing[viewer][crown]] = 1.0
+    if state.aims:
+        board[4, t.facing[viewer][state.aims]] = 1.0
+
+    out = np.empty(t.length, np.float32)
+    out[:at["pieces"]] = head
+    out[at["pieces"]:at["board"]] = rows[t.slots[viewer]].ravel()
+    out[at["board"]:] = board.ravel()
     return out

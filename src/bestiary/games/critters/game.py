@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 from pydantic import Field, model_validator
 
 from bestiary.core.api import JSON, Game, GameInfo, GameOptions
@@ -124,6 +125,9 @@ class CritterCapture(Game):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return tensor.tensor_shape(self)
+
+    def observation_tensor_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return tensor.tensor_bounds(self)
 
     def heuristic_policy(self) -> CritterHeuristic:
         if self._heuristic is None:

@@ -173,7 +173,7 @@ class CritterState(State):
         }
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        return tensor.encode(self.game, self.observation(player), player)
+        return tensor.observe(self, player)
 
     def determinize(self, player: int, rng: random.Random) -> CritterState:
         # Nothing is hidden but the order of the decks, which is chance's to decide at each flip.

@@ -1,24 +1,29 @@
 """Critter capture's observation tensor: `observation(player)` as fixed-shape float32 numbers.
 
-It is built from the observation dict alone, so it can hold nothing the player may not see. Seats are
-counted from the viewer (0 = the viewer, 1 = the next seat to the left, ...), so one policy serves every
-seat. Fields, in order (docs/rl.md describes each):
+`encode` builds it from the observation dict alone, so it can hold nothing the player may not see; `observe`
+builds the same numbers straight from the state with positions worked out once per game (`Tables`), for
+learners that ask at every step (tests check the two agree at every step of random games). Everything on
+the table is public (CRITTERS-41), so the state holds nothing `observe` must leave out. Seats are counted from
+the viewer (0 = the viewer, 1 = the next seat to the left, ...), so one policy serves every seat. Fields, in
+order (docs/rl.md describes each):
 phase, progress, seat roles, attributes, face-down colour, deck sizes, card places, corral totals.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
 from bestiary.games.critters import rules
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
 
 if TYPE_CHECKING:
     from bestiary.games.critters.game import CritterCapture
+    from bestiary.games.critters.state import CritterState
 
 # The tensor's own order, fixed so that a trained policy keeps its meaning if the state's order changes.
 PHASES = (rules.FIRST_PLAYER, rules.ACTIVE_DRAW, rules.ACTIVE_CHOOSE, rules.ACTIVE_FLIP, rules.CHALLENGE_DRAW,
@@ -37,6 +42,11 @@ def field_sizes(game: CritterCapture) -> list[tuple[str, int]]:
 
 def tensor_shape(game: CritterCapture) -> tuple[int, ...]:
     return layout_shape(field_sizes(game))
+
+
+def tensor_bounds(game: CritterCapture) -> tuple[np.ndarray, np.ndarray]:
+    # A corral holding every card at the highest value reaches players × the scale (10 × N / P).
+    return layout_bounds(field_sizes(game), high={"corral_totals": float(game.num_players)})
 
 
 def split_fields(game: CritterCapture, values: np.ndarray) -> dict[str, np.ndarray]:
@@ -85,4 +95,95 @@ def encode(game: CritterCapture, observation: JSON, viewer: int) -> np.ndarray:
         for card in corral:
             places[game.index_of[card["id"]], len(SHARED_CARD_PLACES) + relative(seat)] = 1.0
         totals[relative(seat)] = (sum(c["commonness"] for c in corral) / most, sum(c["size"] for c in corral) / most)
+    return out
+
+
+class Tables:
+    """Where each number of the tensor goes, worked out once per game."""
+
+    def __init__(self, game: CritterCapture) -> None:
+        players, cards = game.num_players, len(game.cards)
+        self.players = players
+        self.length = tensor_shape(game)[0]
+        at, start = {}, 0
+        for name, size in field_sizes(game):
+            at[name] = start
+            start += size
+        self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
+        self.progress = at["progress"]
+        self.roles = at["seat_roles"]
+        self.attribute = at["attribute"]
+        self.final_attribute = at["final_attribute"]
+        self.face_down = at["face_down_colour"]
+        self.deck_sizes = at["deck_sizes"]
+        self.deck_starts = [float(len(deck)) for deck in game.cards_by_colour]
+        # Each card's place as a column number (0 = unseen), made one-hot by taking rows of an identity.
+        self.cards = cards
+        self.places = slice(at["card_places"], at["card_places"] + cards * (len(SHARED_CARD_PLACES) + players))
+        self.one_hot = np.eye(len(SHARED_CARD_PLACES) + players, dtype=np.float32)
+        self.corral_columns = [len(SHARED_CARD_PLACES) + seat for seat in range(players)]
+        self.head = at["card_places"]  # the fields before the card places
+        most = 10.0 * cards / players
+        self.commonness = [value[0] / most for value in game.values]
+        self.size = [value[1] / most for value in game.values]
+
+
+_TABLES: weakref.WeakKeyDictionary[CritterCapture, Tables] = weakref.WeakKeyDictionary()
+
+
+def tables(game: CritterCapture) -> Tables:
+    found = _TABLES.get(game)
+    if found is None:
+        found = _TABLES[game] = Tables(game)
+    return found
+
+
+def observe(state: CritterState, viewer: int) -> np.ndarray:
+    """`encode(game, state.observation(viewer), viewer)`, read from the state."""
+    t = tables(state.game)
+    players = t.players
+    # The fields before the card places are gathered in a list and written at once: numpy's per-item writes
+    # cost more than the rest of the work.
+    head = [0.0] * t.head
+    phase = state.phase
+    head[t.phase[phase]] = 1.0
+    head[t.progress] = state.round / state.rounds
+    head[t.progress + 1] = state.plays / players
+    roles = t.roles
+    head[roles + (state.start - viewer) % players] = 1.0
+    if phase not in (rules.FIRST_PLAYER, rules.FINAL_CHOOSE, rules.OVER):
+        head[roles + players + (state.active - viewer) % players] = 1.0
+    if phase in (rules.CHALLENGE_DRAW, rules.CHALLENGE_FLIP):
+        head[roles + 2 * players + (state.challenger() - viewer) % players] = 1.0
+    if phase in (rules.FINAL_CHOOSE, rules.OVER):
+        head[roles + 3 * players + (state.chooser - viewer) % players] = 1.0
+    if state.pending is not None:
+        drawer = state.challenger() if phase == rules.CHALLENGE_FLIP else state.active
+        head[roles + 4 * players + (drawer - viewer) % players] = 1.0
+        head[t.face_down + state.pending] = 1.0
+    if state.attribute is not None:
+        head[t.attribute + state.attribute] = 1.0
+    if state.final_attribute is not None:
+        head[t.final_attribute + state.final_attribute] = 1.0
+    for colour, deck in enumerate(state.decks):
+        head[t.deck_sizes + colour] = len(deck) / t.deck_starts[colour]
+    columns = [0] * t.cards  # every card unseen in its deck unless found below
+    stack = state.stack
+    if stack:
+        for card in stack:
+            columns[card] = 2
+        columns[stack[-1]] = 1
+    commonness, size = t.commonness, t.size
+    totals = [0.0] * (2 * players)
+    for seat, corral in enumerate(state.corrals):
+        relative = (seat - viewer) % players
+        column = t.corral_columns[relative]
+        for card in corral:
+            columns[card] = column
+        totals[2 * relative] = sum([commonness[card] for card in corral])
+        totals[2 * relative + 1] = sum([size[card] for card in corral])
+    out = np.empty(t.length, np.float32)
+    out[:t.head] = head
+    np.take(t.one_hot, np.frombuffer(bytes(columns), np.uint8), axis=0, out=out[t.places].reshape(t.cards, -1))
+    out[t.places.stop:] = totals
     return out

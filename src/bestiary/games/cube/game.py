@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 from pydantic import Field, model_validator
 
 from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions
@@ -174,6 +175,9 @@ class CubeCreatures(Game):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return tensor.tensor_shape(self)
+
+    def observation_tensor_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return tensor.tensor_bounds(self)
 
     def heuristic_policy(self) -> CubeHeuristic:
         if self._heuristic is None:

@@ -256,7 +256,7 @@ class CubeState(State):
                 "cancelled": self.cancelled}
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        return tensor.encode(self.game, self.observation(player), player)
+        return tensor.observe(self, player)
 
     def determinize(self, player: int, rng: random.Random) -> CubeState:
         # CUBE-60: the other hands and the deck are one pool of cards `player` cannot see; deal it afresh,

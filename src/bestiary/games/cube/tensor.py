@@ -1,24 +1,29 @@
 """Cube Creatures' observation tensor: `observation(player)` as fixed-shape float32 numbers.
 
-It is built from the observation dict alone, so it can hold nothing the player may not see (CUBE-60: the
-other hands and the deck are one unseen pool). Seats are counted from the viewer (0 = the viewer, 1 = the
-next seat to the left, ...), so one policy serves every seat. Fields, in order (docs/rl.md describes each):
-phase, progress, seat roles, seat counts, turn parts, attack, pending, window, last roll, card places,
-creature stats.
+`encode` builds it from the observation dict alone, so it can hold nothing the player may not see (CUBE-60:
+the other hands and the deck are one unseen pool); `observe` builds the same numbers straight from the state,
+with positions worked out once per game, reading only what the observation shows: the viewer's own hand, the
+table, and the other hands' sizes (tests check the two agree at every step of random games). Seats are counted
+from the viewer (0 = the viewer, 1 = the next seat to the left, ...), so one policy serves every seat. Fields,
+in order (docs/rl.md describes each): phase, progress, seat roles, seat counts, turn parts, attack, pending,
+window, last roll, card places, creature stats.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
 from bestiary.games.cube import flow, rules
+from bestiary.games.cube.rules import NO_CARD
 
 if TYPE_CHECKING:
     from bestiary.games.cube.game import CubeCreatures
+    from bestiary.games.cube.state import CubeState
 
 # The tensor's own orders, fixed so that a trained policy keeps its meaning if the state's order changes.
 PHASES = (flow.FIRST_PLAYER, flow.PLACE, flow.MAIN, flow.TARGET, flow.RESPOND, flow.ROLL, rules.OVER)
@@ -49,6 +54,17 @@ def field_sizes(game: CubeCreatures) -> list[tuple[str, int]]:
 
 def tensor_shape(game: CubeCreatures) -> tuple[int, ...]:
     return layout_shape(field_sizes(game))
+
+
+def tensor_bounds(game: CubeCreatures) -> tuple[np.ndarray, np.ndarray]:
+    # Counts may reach every card in play; stats stay within ±3 × 20: a card's attack or health (at most 30)
+    # with two upgrades (10 each), a boost and a roll on top.
+    cards = card_count(game)
+    stat = 3.0
+    return layout_bounds(field_sizes(game),
+                         high={"seat_counts": max(cards / game.hand_size, cards / game.options.win_at, 1.0),
+                               "boost": stat, "attack": stat, "creature_stats": stat},
+                         low={"creature_stats": -stat, "boost": -stat})
 
 
 def split_fields(game: CubeCreatures, values: np.ndarray) -> dict[str, np.ndarray]:
@@ -127,4 +143,137 @@ def encode(game: CubeCreatures, observation: JSON, viewer: int) -> np.ndarray:
         if not places[row_of[pending["card"]]].any():  # an action card being resolved lies in no pile
             places[row_of[pending["card"]], 3] = 1.0
     places[~places.any(axis=1), 0] = 1.0  # the deck and the other players' hands
+    return out
+
+
+class Tables:
+    """Where each number of the tensor goes, worked out once per game."""
+
+    def __init__(self, game: CubeCreatures) -> None:
+        self.players = players = game.num_players
+        self.cards = cards = card_count(game)
+        self.zeros = np.zeros(tensor_shape(game), np.float32)
+        at, start = {}, 0
+        for name, size in field_sizes(game):
+            at[name] = start
+            start += size
+        self.at = at
+        self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
+        # The state keeps the turn's parts as bits in the order of state.PARTS, which TURN_PARTS follows.
+        self.part_bits = [(1 << bit, at["turn_parts"] + bit) for bit in range(len(TURN_PARTS))]
+        self.pending = {kind: at["pending"] + k for k, kind in enumerate(PENDING_KINDS)}
+        self.window = {window: at["window"] + k for k, window in enumerate(WINDOWS)}
+        self.last_roll = {face: at["last_roll"] + k for k, face in enumerate(rules.DIE_FACES)}
+        self.row = {card: row for row, card in enumerate(game.in_play)}
+        self.places = slice(at["card_places"], at["card_places"] + cards * (len(SHARED_CARD_PLACES) + 2 * players))
+        self.one_hot = np.eye(len(SHARED_CARD_PLACES) + 2 * players, dtype=np.float32)
+        self.stats = at["creature_stats"]
+        self.battlefield = len(SHARED_CARD_PLACES)
+        self.victory = len(SHARED_CARD_PLACES) + players
+        self.hand_size = float(game.hand_size)
+        self.win_at = float(game.options.win_at)
+
+
+_TABLES: weakref.WeakKeyDictionary[CubeCreatures, Tables] = weakref.WeakKeyDictionary()
+
+
+def tables(game: CubeCreatures) -> Tables:
+    found = _TABLES.get(game)
+    if found is None:
+        found = _TABLES[game] = Tables(game)
+    return found
+
+
+def observe(state: CubeState, viewer: int) -> np.ndarray:
+    """`encode(game, state.observation(viewer), viewer)`, read from the state."""
+    t = tables(state.game)
+    game = state.game
+    at, players, row_of = t.at, t.players, t.row
+    # The numbers that are not card places, gathered as (position, value) and written at once.
+    where: list[int] = []
+    value: list[float] = []
+    phase = state.phase
+    where.append(t.phase[phase])
+    value.append(1.0)
+    where += (at["progress"], at["progress"] + 1)
+    value += (state.turn / game.options.turn_limit, len(state.discard) / t.cards)
+    roles, counts = at["seat_roles"], at["seat_counts"]
+    if phase not in (flow.FIRST_PLAYER, rules.OVER):
+        where.append(roles + (state.current - viewer) % players)
+        value.append(1.0)
+    where.append(roles + players + (state.first - viewer) % players)
+    value.append(1.0)
+    for seat in state.players_to_act():
+        where.append(roles + 2 * players + (seat - viewer) % players)
+        value.append(1.0)
+    for seat in range(players):
+        relative = (seat - viewer) % players
+        where += (roles + 3 * players + relative, counts + relative, counts + players + relative,
+                  counts + 2 * players + relative)
+        value += (float(state.out[seat]), len(state.hands[seat]) / t.hand_size,
+                  len(state.victory[seat]) / t.win_at, state.limits[seat] / rules.MAX_SPOTS)
+    for seat in state.winners or ():
+        where.append(roles + 4 * players + (seat - viewer) % players)
+        value.append(1.0)
+    for bit, position in t.part_bits:
+        if state.done & bit:
+            where.append(position)
+            value.append(1.0)
+    where += (at["boost"], at["boost"] + 1)
+    value += (state.boost / STAT_SCALE, float(state.attack_any))
+    attacking = state.attacker != NO_CARD
+    if attacking:
+        where += (at["attack"], at["attack"] + 1, at["attack"] + 2)
+        value += (1.0, float(state.prevented), state.reduce / STAT_SCALE)
+    if state.pending != NO_CARD:
+        where += (t.pending[state.pending_kind], at["pending"] + len(PENDING_KINDS))
+        value += (1.0, float(state.cancelled))
+    if state.window:
+        where.append(t.window[state.window])
+        value.append(1.0)
+    if state.last_roll is not None:
+        where.append(t.last_roll[state.last_roll])
+        value.append(1.0)
+
+    columns = [0] * t.cards  # unseen (the deck and the other hands) unless found below
+    for card in state.hands[viewer]:
+        columns[row_of[card]] = 1
+    for card in state.discard:
+        columns[row_of[card]] = 2
+    stats, width = t.stats, len(CREATURE_STATS)
+    for seat, field in enumerate(state.fields):
+        column = t.battlefield + (seat - viewer) % players
+        for spot, creature in enumerate(field):
+            row = row_of[creature]
+            columns[row] = column
+            weapon, armor = state.weapon[creature], state.armor[creature]
+            if weapon != NO_CARD:
+                columns[row_of[weapon]] = column
+            if armor != NO_CARD:
+                columns[row_of[armor]] = column
+            base = stats + row * width
+            health = rules.max_health(state, creature)
+            where += range(base, base + 7)
+            value += (float(spot == 0), spot / rules.MAX_SPOTS, rules.attack_points(state, creature) / STAT_SCALE,
+                      (health - state.damage[creature]) / STAT_SCALE, health / STAT_SCALE,
+                      state.damage[creature] / STAT_SCALE, float(state.used[creature]))
+    for seat, pile in enumerate(state.victory):
+        column = t.victory + (seat - viewer) % players
+        for card in pile:
+            columns[row_of[card]] = column
+    if attacking:
+        where += (stats + row_of[state.attacker] * width + 7, stats + row_of[state.defender] * width + 8)
+        value += (1.0, 1.0)
+    if state.pending != NO_CARD:
+        pending = row_of[state.pending]
+        where.append(stats + pending * width + 9)
+        value.append(1.0)
+        if state.pending_target != NO_CARD:
+            where.append(stats + row_of[state.pending_target] * width + 10)
+            value.append(1.0)
+        if columns[pending] == 0:  # an action card being resolved lies in no pile
+            columns[pending] = 3
+    out = t.zeros.copy()
+    out[where] = value
+    np.take(t.one_hot, np.frombuffer(bytes(columns), np.uint8), axis=0, out=out[t.places].reshape(t.cards, -1))
     return out

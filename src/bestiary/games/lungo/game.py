@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 from pydantic import Field, model_validator
 
 from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions
@@ -166,6 +167,9 @@ class CreaturesOfLungo(Game):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return tensor.tensor_shape(self)
+
+    def observation_tensor_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return tensor.tensor_bounds(self)
 
     def heuristic_policy(self) -> LungoHeuristic:
         if self._heuristic is None:

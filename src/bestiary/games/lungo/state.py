@@ -308,7 +308,7 @@ class LungoState(State):
         return {"tokens_left": self.tokens, "token_takers": list(self.takers)}
 
     def observation_tensor(self, player: int) -> np.ndarray:
-        return tensor.encode(self.game, self.observation(player), player)
+        return tensor.observe(self, player)
 
     def determinize(self, player: int, rng: random.Random) -> LungoState:
         """Resample what `player` cannot see: other hands, face-down battle cards, the pile, other goals."""
