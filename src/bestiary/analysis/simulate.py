@@ -106,7 +106,15 @@ def _load(name: str, options: str, card_file_text: str | None, card_file_name: s
     except BestiaryError as error:
         if card_file_name is None or copy not in str(error):
             raise
-        raise type(error)(str(error).replace(copy, card_file_name)) from None
+        raise renamed(error, copy, card_file_name) from None
+
+
+def renamed(error: BestiaryError, path: str, name: str) -> BestiaryError:
+    """The same error, naming the file `name` wherever it named `path`."""
+    again = type(error).__new__(type(error))
+    again.__dict__.update({key: name if value == path else value for key, value in vars(error).items()})
+    again.args = (str(error).replace(path, name),)
+    return again
 
 
 def play_game(game: Game, spec: SimulationSpec, number: int) -> dict[str, Any]:
