@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 
 import bestiary
 from bestiary.agents import agent_names
@@ -33,7 +34,7 @@ app.command("fit-value")(fit_value_command)
 
 
 def fail(message: str) -> typer.Exit:
-    console.print(f"[red]error:[/red] {message}")
+    console.print(f"[red]error:[/red] {escape(message)}")  # a message may hold brackets: bestiary[ray]
     return typer.Exit(2)
 
 
