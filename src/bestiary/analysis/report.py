@@ -250,10 +250,11 @@ def agent_says(group: GroupSummary) -> str:
     if len(effects) < 2:
         only = next(iter(group.agent_rates()), "one agent")
         return f"Every seat was played by {only}, so there is no strategy to compare."
-    best = max(effects, key=lambda a: effects[a].value if effects[a] is not None else -2.0)
-    effect = effects[best]
-    if effect is None:
+    measured = {agent: effect for agent, effect in effects.items() if effect is not None}
+    if not measured:
         return "The agents never sat in the same positions, so they cannot be compared."
+    best = max(measured, key=lambda agent: measured[agent].value)
+    effect = measured[best]
     verdict = "the interval excludes 0" if effect.low > 0 or effect.high < 0 else "within chance"
     text = (f"At {group.players} players {best} wins {points(effect.value)} against the other agents in the same "
             f"seats {interval_text(effect.low, effect.high)}; {verdict}.")

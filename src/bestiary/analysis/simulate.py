@@ -145,6 +145,10 @@ class SeatDecisions:
     branching: Counter[int] = field(default_factory=Counter)  # legal actions -> decisions with that many
     seconds: float | None = None  # None: not timed
 
+    def add_time(self, seconds: float) -> None:
+        if self.seconds is not None:
+            self.seconds += seconds
+
     def summary(self) -> dict[str, Any]:
         return {"count": self.count, "branching": {str(k): v for k, v in sorted(self.branching.items())},
                 "seconds": self.seconds}
@@ -178,8 +182,8 @@ def play_out(state: State, agents: Sequence[Agent], seed: int,
             seats[actor].branching[len(state.legal_actions(actor))] += 1
         started = time.perf_counter()
         action = agents[actor].act(SeatView(state, actor), seat_rngs[actor])
-        if seats is not None and seats[actor].seconds is not None:
-            seats[actor].seconds += time.perf_counter() - started
+        if seats is not None:
+            seats[actor].add_time(time.perf_counter() - started)
         state.apply_action(action, player=actor)
         decisions += 1
         if decisions > MAX_DECISIONS:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from statistics import mean, median
 from typing import Any
 
-from bestiary.analysis.listeners import NO_PLAYER
 import numpy as np
 
+from bestiary.analysis.listeners import NO_PLAYER
 from bestiary.analysis.stats import Difference, Rate, benjamini_hochberg, controlled_difference, mean_interval
 
 SIGNIFICANCE = 0.05  # false discovery rate for flagging a card

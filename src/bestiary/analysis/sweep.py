@@ -18,7 +18,6 @@ import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from statistics import mean
 from typing import TYPE_CHECKING, Any
 
 from bestiary.analysis.backends import simulate
