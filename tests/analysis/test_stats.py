@@ -102,3 +102,13 @@ def test_controlled_difference_holds_its_false_alarm_rate(players):
         assert effect is not None
         flagged += effect.p_value < 0.05
     assert flagged <= 10  # 4 expected; 10 or more has probability below 0.5 % if the rate is 5 %
+
+
+def test_a_lone_seat_in_a_stratum_does_not_make_the_interval_vanish():
+    # one exposed seat in each of two strata: its residual is zero, yet the difference is far from certain
+    exposed = np.array([[True, False, False], [False, True, False]])
+    strata = np.array([[0, 0, 0], [1, 1, 1]])
+    outcomes = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    effect = controlled_difference(exposed, strata, outcomes)
+    assert effect is not None and effect.value == pytest.approx(1.0)
+    assert effect.high - effect.low > 0.5 and effect.p_value > 0.01

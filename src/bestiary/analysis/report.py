@@ -287,7 +287,7 @@ def decision_says(group: GroupSummary) -> str:
     parts = []
     for agent, decided in sorted(group.decisions.items()):
         parts.append(f"{agent} decides {decided.per_game():.0f} times a game from {decided.mean_branching():.1f} "
-                     f"legal actions on average, {decided.forced_share().rate:.0%} of them forced")
+                     f"legal actions on average, {decided.forced_share().rate:.1%} of them forced")
     return f"At {group.players} players " + "; ".join(parts) + "."
 
 

@@ -113,8 +113,8 @@ def controlled_difference(exposed: np.ndarray, strata: np.ndarray, outcomes: np.
 
     The seats of one game are not independent (their win shares add up to one: when one wins, the others
     lose), so the variance is the cluster-robust one by game: the estimate is a weighted sum of the seats'
-    outcomes, and its variance the sum over games of the squared weighted residuals of each game's seats.
-    None when no stratum has seats on both sides."""
+    outcomes, and its variance the sum over games of the squared weighted residuals of each game's seats
+    (never below the variance of independent binomial seats). None when no stratum has seats on both sides."""
     valid = strata >= 0
     index = np.where(valid, strata, 0)
     count = int(index.max()) + 1 if index.size else 0
@@ -138,7 +138,13 @@ def controlled_difference(exposed: np.ndarray, strata: np.ndarray, outcomes: np.
     fitted = np.where(exposed, p1[index], p0[index])
     terms = (k * (outcomes - fitted)).sum(axis=1)
     games = int(np.count_nonzero((k != 0).any(axis=1)))
-    variance = float((terms ** 2).sum()) * (games / (games - 1) if games > 1 else 1.0)
+    clustered = float((terms ** 2).sum()) * (games / (games - 1) if games > 1 else 1.0)
+    # With few seats in a stratum the residuals shrink to nothing (a lone seat is its own fitted value), so
+    # the variance is never taken below the binomial one, its rates pulled half a win towards one half.
+    p1_shrunk, p0_shrunk = (a + 0.5) / (n1 + 1), (c + 0.5) / (n0 + 1)
+    binomial = np.where(usable, p1_shrunk * (1 - p1_shrunk) / np.maximum(n1, 1)
+                        + p0_shrunk * (1 - p0_shrunk) / np.maximum(n0, 1), 0.0)
+    variance = max(clustered, float((weight * weight * binomial).sum()) / (scale * scale))
     half = z_for(confidence) * math.sqrt(variance)
     if variance == 0:
         p_value = 1.0 if value == 0 else 0.0
