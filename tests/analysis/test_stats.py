@@ -111,4 +111,4 @@ def test_a_lone_seat_in_a_stratum_does_not_make_the_interval_vanish():
     outcomes = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
     effect = controlled_difference(exposed, strata, outcomes)
     assert effect is not None and effect.value == pytest.approx(1.0)
-    assert effect.high - effect.low > 0.5 and effect.p_value > 0.01
+    assert effect.high - effect.low > 0.5 and effect.p_value > 1e-3  # before the floor: width 0, p 0
