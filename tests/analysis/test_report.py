@@ -159,3 +159,27 @@ def test_plots_without_matplotlib_say_how_to_install_it(monkeypatch, report_file
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if matplotlib were not installed
     with pytest.raises(ResultsError, match=r"pip install 'bestiary\[analysis\]'"):
         report_from_files([report_files]).html()
+
+
+def test_the_seat_plot_title_fits_with_one_player_count(critter_records):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from bestiary.analysis.report import seat_figure
+
+    figure = seat_figure(summarise(critter_records))
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    box = figure._suptitle.get_window_extent(renderer)
+    assert 0 <= box.x0 and box.x1 <= figure.bbox.width
+
+
+def test_every_figure_has_a_caption_not_a_file_name(report_files):
+    report = report_from_files([report_files], card_kinds=["flip"])
+    for stem, (caption, says) in report.captions().items():
+        assert caption != stem and len(caption.split()) > 4 and says.endswith(".")
+
+
+def test_event_keys_read_as_words():
+    group = summarise([{**record([0]), "event_values": {"compare.active": {"3": 2, "5": 1}}}])
+    text = Report([{}], group).markdown()
+    assert "compare events by active: 3 66.7%, 5 33.3%" in text and "compare.active" not in text
