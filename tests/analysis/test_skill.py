@@ -17,7 +17,7 @@ def test_a_ladder_against_random():
     value, low, high = trace.skill_share()
     best = trace.best().rate
     assert value == (best.rate - 0.5) / 0.5 and low <= value <= high
-    assert trace.self_play.games == 8 and set(trace.self_play.agent_seats) == {trace.best().agent}
+    assert trace.self_play.games == 8 and set(trace.self_play.agent_seats) == {trace.best().agent} == {trace.mirror}
     assert all(r.seconds_per_decision() is not None for r in trace.rungs)
     text = trace.markdown()
     assert "| mcts:sims=8 |" in text and "Skill share:" in text and "What this says:" in text
@@ -27,9 +27,11 @@ def test_a_ladder_against_random():
 def test_skill_command_writes_its_plot(tmp_path):
     plot, page = tmp_path / "skill.png", tmp_path / "skill.html"
     done = CliRunner().invoke(app, ["skill", "cube-creatures", "-n", "2", "--ladder", "random,heuristic", "--seed",
-                                    "2", "-j", "1", "--plot", str(plot), "--html", str(page)], terminal_width=200)
+                                    "2", "-j", "1", "--self-play", "random", "--plot", str(plot), "--html", str(page)],
+                              terminal_width=200)
     assert done.exit_code == 0, done.output
     assert "Skill against luck: cube-creatures, 2 players" in done.output
+    assert "random against itself: the first seat wins" in " ".join(done.output.split())
     assert plot.read_bytes().startswith(b"\x89PNG") and "What this says:" in page.read_text()
     bad = CliRunner().invoke(app, ["skill", "cube-creatures", "--ladder", "random,genius"])
     assert bad.exit_code == 2 and "no agent named 'genius'" in bad.output

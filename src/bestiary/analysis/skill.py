@@ -50,7 +50,8 @@ class SkillTrace:
     players: int
     reference: str
     rungs: tuple[Rung, ...]
-    self_play: GroupSummary  # the best agent in every seat
+    mirror: str  # the agent that played itself: the best rung unless chosen
+    self_play: GroupSummary  # that agent in every seat
     games: int
 
     @property
@@ -85,7 +86,7 @@ class SkillTrace:
         first = self.self_play.position_rates()[0]
         lines += ["", f"Skill share: **{value:.2f}** [{low:.2f}, {high:.2f}] (0 = the result is luck, 1 = the better "
                   f"player always wins; the best agent, {self.best().agent}, against {self.reference}).",
-                  f"The best agent against itself: the first seat wins {first} (fair {self.fair:.1%}).", "",
+                  f"{self.mirror} against itself: the first seat wins {first} (fair {self.fair:.1%}).", "",
                   f"What this says: {self.says()}"]
         return "\n".join(lines) + "\n"
 
@@ -98,7 +99,7 @@ class SkillTrace:
         strength = ("skill barely shows" if high < 0.2 else "skill decides most games" if low > 0.5 else
                     "skill and luck both count")
         return (f"{best.agent} wins {best.rate.rate:.0%} of its seats against {self.reference} (fair {self.fair:.0%}), "
-                f"a skill share of {value:.2f} [{low:.2f}, {high:.2f}]: {strength}; with {best.agent} in every seat "
+                f"a skill share of {value:.2f} [{low:.2f}, {high:.2f}]: {strength}; with {self.mirror} in every seat "
                 f"{seat}.")
 
     def figure(self) -> Figure:
@@ -129,8 +130,8 @@ class SkillTrace:
 
 def skill_trace(game: str, players: int, games: int, seed: int, ladder: Sequence[str] = LADDER,
                 reference: str = "random", jobs: int = 1, options: dict[str, object] | None = None,
-                progress: Callable[[int], None] | None = None) -> SkillTrace:
-    """Play each rung against the reference, then the best rung against itself."""
+                progress: Callable[[int], None] | None = None, self_play: str | None = None) -> SkillTrace:
+    """Play each rung against the reference, then the best rung (or `self_play`) against itself."""
     if not ladder:
         raise OptionError("the ladder needs at least one agent")
     if games < 1:
@@ -139,9 +140,9 @@ def skill_trace(game: str, players: int, games: int, seed: int, ladder: Sequence
     specs = [SimulationSpec(game, settings, (agent, *[reference] * (players - 1)), seed, timing=True)
              for agent in ladder]  # every rung checked before anything runs
     rungs = [Rung(agent, play(spec, games, jobs, progress)) for agent, spec in zip(ladder, specs, strict=True)]
-    best = max(rungs, key=lambda r: r.rate.rate)
-    self_play = play(SimulationSpec(game, settings, (best.agent,), seed, timing=True), games, jobs, progress)
-    return SkillTrace(game, players, reference, tuple(rungs), self_play, games)
+    mirror = self_play or max(rungs, key=lambda r: r.rate.rate).agent
+    mirrored = play(SimulationSpec(game, settings, (mirror,), seed, timing=True), games, jobs, progress)
+    return SkillTrace(game, players, reference, tuple(rungs), mirror, mirrored, games)
 
 
 def play(spec: SimulationSpec, games: int, jobs: int, progress: Callable[[int], None] | None) -> GroupSummary:

@@ -83,6 +83,8 @@ def skill_command(
         "--players", "-p", help="number of players (default: the game's smallest standard count)")] = None,
     ladder: Annotated[str, typer.Option(help="agents from weakest to strongest, comma-separated")] = ",".join(LADDER),
     reference: Annotated[str, typer.Option(help="the agent every rung plays against")] = "random",
+    self_play: Annotated[str | None, typer.Option(
+        help="the agent that plays itself to show the seat's own edge (default: the best rung)")] = None,
     seed: SeedOption = None,
     jobs: JobsOption = None,
     option: OptionOption = None,
@@ -100,7 +102,8 @@ def skill_command(
                   f"a rung (seed {master}; {workers} jobs)")
     try:
         with progress_bar(games * (len(rungs) + 1), "games") as advance:
-            trace = skill_trace(game, count, games, master, rungs, reference, workers, options, advance)
+            trace = skill_trace(game, count, games, master, rungs, reference, workers, options, advance,
+                                self_play)
     except BestiaryError as error:
         raise fail(str(error)) from None
     text = trace.markdown()
