@@ -436,6 +436,8 @@ def drama_figure(groups: dict[int, GroupSummary]) -> Figure:
 
 def decision_figure(groups: dict[int, GroupSummary]) -> Figure:
     """Branching factor distribution by agent and player count, and the share of forced moves."""
+    from matplotlib.ticker import MaxNLocator, ScalarFormatter
+
     figure = new_figure(figsize=(11, 3.8))
     spread, forced = figure.subplots(1, 2)
     labels, shares = [], []
@@ -453,7 +455,12 @@ def decision_figure(groups: dict[int, GroupSummary]) -> Figure:
             spread.step(sizes, cumulative, where="post", label=f"{label} (mean {decided.mean_branching():.1f})")
             labels.append(label)
             shares.append(decided.forced_share())
-    spread.set_xscale("symlog", linthresh=10)
+    largest = max((max(d.branching, default=1) for g in groups.values() for d in g.decisions.values()), default=1)
+    if largest > 30:  # a game with hundreds of moves at times: a log axis keeps the small counts readable
+        spread.set_xscale("log")
+        spread.xaxis.set_major_formatter(ScalarFormatter())
+    else:
+        spread.xaxis.set_major_locator(MaxNLocator(integer=True))
     spread.set_xlabel("legal actions at a decision")
     spread.set_ylabel("share of decisions with at most this many")
     spread.yaxis.set_major_formatter("{x:.0%}")
@@ -503,7 +510,7 @@ def card_figure(group: GroupSummary, kind: str) -> Figure:
     ax.set_yticks(list(rows), [f"{e.card} (n={e.with_card.games})" for e in effects], fontsize=7)
     ax.set_ylim(-1, len(effects))
     ax.xaxis.set_major_formatter(lambda x, _: f"{x * 100:+.0f} pts")
-    ax.set_xlabel(f"win rate with the card in a '{kind}' event minus without, same agent and seat (95 % CI)")
+    ax.set_xlabel(f"win rate with the card in a '{kind}' event minus without,\nsame agent and seat (95 % CI)")
     ax.set_title(f"Card effect, {group.players} players: red helps its holder, blue hurts, grey is within chance\n"
                  f"(significance after Benjamini-Hochberg correction, false discovery rate {SIGNIFICANCE:.0%})",
                  fontsize=10)
