@@ -65,6 +65,7 @@ def test_tune_reports_the_best_setting_measured_against_the_games_own():
     text = result.markdown()
     assert "| best found |" in text and "| game's own | False | 4 |" in text
     assert "Games spent in all: 24" in text and "What this says: The search settled on" in text
+    assert "the intervals overlap, so 6 games cannot tell the two apart" in text
 
 
 def test_drama_cannot_be_tuned_where_it_is_not_measured():

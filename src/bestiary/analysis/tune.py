@@ -185,8 +185,13 @@ class TuneResult:
         key = {"seat-balance": "largest seat deviation from a fair share", "length": "mean game length (decisions)",
                "drama": "lead changes per game"}[self.target.kind]
         setting = ", ".join(f"{p.name} = {v}" for p, v in zip(self.parameters, self.best.setting, strict=True))
-        return (f"The search settled on {setting}: {key} {best[key]} against {default[key]} with the game's own "
-                f"settings on the same deals, after {self.games_spent} games.")
+        found, own = best[key], default[key]
+        apart = (found.low is not None and found.high is not None and own.low is not None and own.high is not None
+                 and (found.low > own.high or found.high < own.low))
+        verdict = ("the intervals do not overlap" if apart else
+                   f"the intervals overlap, so {self.best.summary.games} games cannot tell the two apart")
+        return (f"The search settled on {setting}: {key} {found} against {own} with the game's own settings on "
+                f"the same deals; {verdict}. The search spent {self.games_spent} games.")
 
 
 def default_setting(base: SimulationSpec, parameters: Sequence[Parameter]) -> Setting:
