@@ -170,7 +170,7 @@ def test_the_seat_plot_title_fits_with_one_player_count(critter_records):
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw(renderer)
     box = figure._suptitle.get_window_extent(renderer)
-    assert 0 <= box.x0 and box.x1 <= figure.bbox.width
+    assert box.x0 >= 0 and box.x1 <= figure.bbox.width
 
 
 def test_every_figure_has_a_caption_not_a_file_name(report_files):
