@@ -96,8 +96,14 @@ class SkillTrace:
         first = self.self_play.position_rates()[0]
         seat = ("the first seat's edge is within chance" if first.low <= self.fair <= first.high else
                 f"the first seat wins {(first.rate - self.fair) * 100:+.1f} points against a fair share")
-        strength = ("skill barely shows" if high < 0.2 else "skill decides most games" if low > 0.5 else
-                    "skill and luck both count")
+        if high < 0.2:
+            strength = "skill barely shows"
+        elif low > 0.5:
+            strength = "skill decides most games"
+        elif low > 0.2:
+            strength = "skill clearly counts, luck too"
+        else:
+            strength = f"{self.games} games a rung cannot say how much skill counts"
         return (f"{best.agent} wins {best.rate.rate:.0%} of its seats against {self.reference} (fair {self.fair:.0%}), "
                 f"a skill share of {value:.2f} [{low:.2f}, {high:.2f}]: {strength}; with {self.mirror} in every seat "
                 f"{seat}.")
