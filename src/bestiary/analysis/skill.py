@@ -109,7 +109,7 @@ class SkillTrace:
                 f"{seat}.")
 
     def figure(self) -> Figure:
-        figure = new_figure(figsize=(8, 3.8))
+        figure = new_figure(figsize=(10, 4))
         rates, timing = figure.subplots(1, 2, width_ratios=(3, 2))
         names = [r.agent for r in self.rungs]
         values = [r.rate.rate for r in self.rungs]
@@ -117,18 +117,18 @@ class SkillTrace:
         rates.errorbar(range(len(names)), values, yerr=errors, fmt="o-", capsize=4)
         rates.axhline(self.fair, color="black", linestyle="--", linewidth=1, label=f"fair share 1/{self.players}")
         rates.set_xticks(range(len(names)), names, rotation=20, fontsize=8)
-        rates.set_ylim(0, 1)
+        rates.set_ylim(0, 1.05)
         rates.yaxis.set_major_formatter("{x:.0%}")
         rates.set_ylabel(f"win rate against {self.reference} (95 % CI)")
-        rates.set_title(f"Skill trace: {self.game}, {self.players} players, {self.games} games a rung", fontsize=10)
+        rates.set_title(f"Skill trace: {self.game}, {self.players} players\n{self.games} games a rung", fontsize=10)
         rates.legend(fontsize="small")
         timed = [(r.agent, r.seconds_per_decision()) for r in self.rungs]
         shown = [(name, seconds) for name, seconds in timed if seconds is not None and seconds > 0]
         if shown:
             timing.barh([n for n, _ in shown], [s * 1000 for _, s in shown], color="#7f8c8d")
             timing.set_xscale("log")
-            timing.set_xlabel("thinking time a decision (ms, log scale)")
-            timing.set_title("Cost of the skill (busy shared machine)", fontsize=10)
+            timing.set_xlabel("ms a decision, log scale")
+            timing.set_title("Thinking time\n(busy shared machine)", fontsize=10)
         else:
             timing.set_visible(False)
         return figure
