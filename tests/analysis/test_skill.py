@@ -15,6 +15,7 @@ def test_a_ladder_against_random():
     wins = sum(shares[-game % 2] for game, shares in enumerate(control.summary.seat_shares))
     assert control.rate.wins == wins
     value, low, high = trace.skill_share()
+    assert trace.best().agent != "random"  # the control never counts as the best agent
     best = trace.best().rate
     assert value == (best.rate - 0.5) / 0.5 and low <= value <= high
     assert trace.self_play.games == 8 and set(trace.self_play.agent_seats) == {trace.best().agent} == {trace.mirror}

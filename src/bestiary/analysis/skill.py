@@ -59,7 +59,8 @@ class SkillTrace:
         return 1 / self.players
 
     def best(self) -> Rung:
-        return max(self.rungs, key=lambda r: r.rate.rate)
+        """The rung with the highest win rate, the reference's own (the control) left out."""
+        return best_rung(self.rungs, self.reference)
 
     def skill_share(self) -> tuple[float, float, float]:
         """(value, low, high): the best rung's win rate rescaled from [fair share, 1] to [0, 1]."""
@@ -146,9 +147,14 @@ def skill_trace(game: str, players: int, games: int, seed: int, ladder: Sequence
     specs = [SimulationSpec(game, settings, (agent, *[reference] * (players - 1)), seed, timing=True)
              for agent in ladder]  # every rung checked before anything runs
     rungs = [Rung(agent, play(spec, games, jobs, progress)) for agent, spec in zip(ladder, specs, strict=True)]
-    mirror = self_play or max(rungs, key=lambda r: r.rate.rate).agent
+    mirror = self_play or best_rung(rungs, reference).agent
     mirrored = play(SimulationSpec(game, settings, (mirror,), seed, timing=True), games, jobs, progress)
     return SkillTrace(game, players, reference, tuple(rungs), mirror, mirrored, games)
+
+
+def best_rung(rungs: Sequence[Rung], reference: str) -> Rung:
+    challengers = [r for r in rungs if r.agent != reference] or list(rungs)
+    return max(challengers, key=lambda r: r.rate.rate)
 
 
 def play(spec: SimulationSpec, games: int, jobs: int, progress: Callable[[int], None] | None) -> GroupSummary:
