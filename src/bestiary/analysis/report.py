@@ -392,7 +392,7 @@ def length_figure(groups: dict[int, GroupSummary]) -> Figure:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("game length: player decisions per game (all seats together)")
     ax.set_ylabel("share of games")
-    ax.yaxis.set_major_formatter("{x:.0%}")
+    ax.yaxis.set_major_formatter("{x:.0%}" if ax.get_ylim()[1] > 0.1 else "{x:.1%}")  # no repeated labels
     ax.set_title("Game length")
     ax.legend(fontsize="small")
     return figure
