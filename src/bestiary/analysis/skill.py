@@ -96,7 +96,8 @@ class SkillTrace:
         value, low, high = self.skill_share()
         first = self.self_play.position_rates()[0]
         seat = ("the first seat's edge is within chance" if first.low <= self.fair <= first.high else
-                f"the first seat wins {(first.rate - self.fair) * 100:+.1f} points against a fair share")
+                f"the first seat wins {abs(first.rate - self.fair) * 100:.1f} points "
+                f"{'more' if first.rate > self.fair else 'less'} than a fair share")
         if high < 0.2:
             strength = "skill barely shows"
         elif low > 0.5:
