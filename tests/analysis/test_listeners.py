@@ -17,20 +17,25 @@ def test_card_events_by_kind_seat_and_role():
         "corral": {"1": ["a", "b"]}, "discard": {NO_PLAYER: ["c"]}}
 
 
-def test_lead_changes_follow_cards_gained_then_scores():
+def test_lead_changes_follow_gains_then_scores():
     tracker = LeadTracker()
-    log = [event("corral", player=0, cards=["a"]),  # P1 leads
-           event("corral", player=1, cards=["b"]),  # tie: no sole leader, no change
-           event("corral", player=1, cards=["c"]),  # P2 leads: change 1
-           event("corral", player=0, cards=["d", "e"]),  # P1 leads again: change 2
-           event("flip", player=1, card="f"),  # no cards gained: ignored
+    log = [event("corral", player=0, cards=["a"], gain=1),  # P1 leads
+           event("corral", player=1, cards=["b"], gain=1),  # tie: no sole leader, no change
+           event("corral", player=1, cards=["c"], gain=1),  # P2 leads: change 1
+           event("corral", player=0, cards=["d", "e"], gain=2),  # P1 leads again: change 2
+           event("reveal", player=1, cards=["f", "g", "h"]),  # cards named but nothing gained: ignored
            event("end", scores=[3, 9])]  # the final scores put P2 ahead: change 3
-    assert feed(log, [tracker]) == {"lead_changes": 3}
+    assert feed(log, [tracker]) == {"lead_changes": 3, "score_kinds": ["corral", "end"]}
+
+
+def test_lead_changes_are_unmeasurable_without_a_score():
+    log = [event("reveal", player=0, cards=["a", "b"]), event("play", player=1, card="c")]
+    assert feed(log, [LeadTracker()]) == {"lead_changes": None, "score_kinds": []}
 
 
 def test_event_tallies_count_kinds_and_short_values():
     log = [event("roll", player=0, face="2X"), event("roll", player=1, face="2X"), event("roll", face=6),
-           event("note", text="x" * 80, flag=True)]
+           event("note", text="x" * 80, flag=True, gain=3)]
     summary = feed(log, [EventTallies()])
     assert summary["event_counts"] == {"roll": 3, "note": 1}
     assert summary["event_values"] == {"roll.face": {"2X": 2, "6": 1}}
@@ -38,4 +43,4 @@ def test_event_tallies_count_kinds_and_short_values():
 
 def test_standard_listeners_merge_their_summaries():
     summary = feed([event("corral", player=0, cards=["a"])], standard_listeners())
-    assert set(summary) == {"card_events", "lead_changes", "event_counts", "event_values"}
+    assert set(summary) == {"card_events", "lead_changes", "score_kinds", "event_counts", "event_values"}

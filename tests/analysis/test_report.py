@@ -1,5 +1,6 @@
 """Reports: statistics on hand-made records, and the HTML page with its plots from a real run."""
 
+import random
 import sys
 
 import pytest
@@ -28,24 +29,74 @@ def test_seat_agent_and_card_statistics_by_hand():
     assert group.length_stats()["mean"] == pytest.approx(34 / 3)
     assert group.margins == [0.5]
     effects = {e.card: e for e in group.card_effects("play")}
-    # x: held by winning seats twice out of 2 seat-games; the other 4 seat-games won 1 game in total
+    # agent a always moved first here: x is compared within (a, first) only, 2 seats with (2 wins) against
+    # the one seat of a, first, without it (half a win); b's seats never had x, so they do not count
     assert (effects["x"].with_card.wins, effects["x"].with_card.games) == (2.0, 2)
-    assert (effects["x"].without.wins, effects["x"].without.games) == (1.0, 4)
-    # y counts once per seat-game however often it was played
-    assert (effects["y"].with_card.wins, effects["y"].with_card.games) == (0.5, 2)
+    assert (effects["x"].without.wins, effects["x"].without.games) == (0.5, 1)
+    assert effects["x"].difference == pytest.approx(0.5)
+    # y in both strata: (a, first) 0.5 - 1.0 and (b, second) 0 - 0.25, each weighted 2 * 1 / 3
+    assert effects["y"].difference == pytest.approx(-0.375)
     assert group.card_counts["play"]["y"] == 3
+
+
+def test_a_card_an_agent_likes_is_not_credited_with_the_agent_s_wins():
+    """The confounded reading: a strong agent, which wins 90 %, mostly holds "pet"; the card does nothing.
+    Its holders win far more often than other seats, but within each agent and seat it shows no effect."""
+    group = GroupSummary(2)
+    holder_wins = holder_seats = 0
+    for game in range(800):
+        strong = game % 2  # seats alternate, so every agent plays every position
+        agents = ("strong", "weak") if strong == 0 else ("weak", "strong")
+        winner = strong if game % 10 else 1 - strong
+        holders = {}
+        if game % 8 < 6:
+            holders[str(strong)] = ["pet"]
+        if game % 8 in (0, 3):
+            holders[str(1 - strong)] = ["pet"]
+        for seat in holders:
+            holder_seats += 1
+            holder_wins += int(seat) == winner
+        group.add(record([winner], first=0, cards=holders, agents=agents))
+    assert holder_wins / holder_seats > 0.65  # what the uncontrolled comparison saw
+    effect = group.card_effects("play")[0]
+    assert effect.effect.strata == 4
+    assert not effect.significant and effect.low < 0 < effect.high
+    assert group.agent_gap() > 0.5
+    text = Report([{"game": "g", "options": {}}], {2: group}, ["play"]).markdown()
+    assert "Warning: the agents' win rates differ by 80%" in text
+    assert "same agent in the same turn position" in text
 
 
 def test_a_strong_card_is_flagged_and_a_neutral_one_is_not():
     group = GroupSummary(2)
+    rng = random.Random(5)
     for game in range(400):
         winner = game % 2
-        # "ace" goes to the winner 90 % of the time, "dud" to seat 0 whoever wins
+        # "ace" goes to the winner 90 % of the time, "dud" to either seat whoever wins
         ace_seat = winner if game % 10 else 1 - winner
-        group.add(record([winner], cards={str(ace_seat): ["ace"], "0": ["dud"]}))
+        dud_seat = rng.randrange(2)
+        group.add(record([winner], first=game // 2 % 2, cards={str(ace_seat): ["ace"], str(dud_seat): ["dud"]}))
     effects = {e.card: e for e in group.card_effects("play")}
     assert effects["ace"].significant and effects["ace"].low > 0
     assert not effects["dud"].significant and effects["dud"].low < 0 < effects["dud"].high
+
+
+def test_score_kinds_are_left_out_unless_asked_for_and_then_carry_a_warning():
+    records = [{**record([0], cards={"0": ["x"], "1": ["y"]}), "score_kinds": ["play"]},
+               {**record([1], cards={"1": ["x"], "0": ["y"]}), "score_kinds": ["play"]}]
+    groups = summarise(records)
+    assert groups[2].card_kinds() == []
+    assert "Cards by win contribution" not in Report([{}], groups).markdown()
+    asked = Report([{}], groups, ["play"]).markdown()
+    assert "Warning: 'play' events are the score itself" in asked
+
+
+def test_drama_shows_n_a_when_no_event_moves_a_score():
+    group = summarise([{**record([0]), "lead_changes": None}, {**record([1]), "lead_changes": None}])
+    text = Report([{}], group).markdown()
+    assert group[2].drama() is None
+    assert "Drama: n/a" in text and "lead changes a game" not in text
+    assert "drama" not in Report([{}], group).figures()  # no plot of zeros
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +123,12 @@ def test_html_report_embeds_its_plots(report_files, tmp_path):
     assert "<table>" in page and "Balance report: critter-capture" in page
     saved = report.save_plots(tmp_path / "plots")
     assert {p.name for p in saved} == {"seat-advantage.png", "game-length.png", "drama.png", "agents.png",
-                                       "cards-flip-4p.png"}
+                                       "decisions.png", "cards-flip-4p.png"}
+    for stem, (caption, says) in report.captions().items():  # a caption in words, not the file name
+        assert caption != stem and len(caption.split()) > 4 and says.endswith(".")
+        assert f"<strong>{caption}</strong>" in page.replace("&#x27;", "'")
+    tables = 4  # seats, agents, decisions, the flip cards
+    assert page.count("What this says:") == len(saved) + tables  # under every plot and every table
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in saved)
 
 
@@ -103,3 +159,21 @@ def test_plots_without_matplotlib_say_how_to_install_it(monkeypatch, report_file
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if matplotlib were not installed
     with pytest.raises(ResultsError, match=r"pip install 'bestiary\[analysis\]'"):
         report_from_files([report_files]).html()
+
+
+def test_the_seat_plot_title_fits_with_one_player_count(critter_records):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from bestiary.analysis.report import seat_figure
+
+    figure = seat_figure(summarise(critter_records))
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    box = figure._suptitle.get_window_extent(renderer)
+    assert box.x0 >= 0 and box.x1 <= figure.bbox.width
+
+
+def test_event_keys_read_as_words():
+    group = summarise([{**record([0]), "event_values": {"compare.active": {"3": 2, "5": 1}}}])
+    text = Report([{}], group).markdown()
+    assert "compare events by active: 3 66.7%, 5 33.3%" in text and "compare.active" not in text

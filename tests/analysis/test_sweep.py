@@ -47,7 +47,8 @@ def test_card_values_are_checked_before_anything_runs():
         specs_for(critter_spec(), Parameter("card.dodo.size", (1,)))
     with pytest.raises(OptionError, match="card 'brook-trout' has no field 'speed'"):
         specs_for(critter_spec(), Parameter("card.brook-trout.speed", (1,)))
-    with pytest.raises(CardFileError, match="card 'brook-trout', field 'size'"):
+    with pytest.raises(CardFileError, match=r"^the game's card file with card.brook-trout.size = 99:\d+, "
+                                            r"card 'brook-trout', field 'size'"):
         specs_for(critter_spec(), Parameter("card.brook-trout.size", (99,)))
 
 
@@ -79,22 +80,26 @@ def test_option_sweep_runs_each_value(tmp_path):
     points = run_sweep(critter_spec(players=3, agents=("heuristic",)), parameter, 6, out_dir=tmp_path)
     assert [p.value for p in points] == [False, True]
     assert all(p.summary.games == 6 and p.card_effect is None for p in points)
-    assert sorted(f.name for f in tmp_path.iterdir()) == ["rechoose_on_takeover_False.jsonl",
-                                                          "rechoose_on_takeover_True.jsonl"]
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["rechoose_on_takeover=False.jsonl",
+                                                          "rechoose_on_takeover=True.jsonl"]
     table = sweep_markdown(parameter, points)
-    assert table.count("\n") == 4 and "first-player win rate" in table
+    assert table.startswith("| rechoose_on_takeover | first-player win rate |")
+    assert len([line for line in table.splitlines() if line.startswith("| ")]) == 3
+    assert "What this says: The fairest setting is" in table
     figure = sweep_figure(parameter, points)
-    assert len([ax for ax in figure.axes if ax.get_visible()]) == len(points[0].metrics())
+    assert len([ax for ax in figure.axes if ax.get_visible()]) == len(points[-1].metrics())  # paired ones too
 
 
 def test_card_sweep_reports_the_swept_card():
     parameter = Parameter("card.brook-trout.commonness", (1, 10))
-    points = run_sweep(critter_spec(players=2, agents=("heuristic",)), parameter, 4)
+    points = run_sweep(critter_spec(players=2, agents=("heuristic",)), parameter, 12)
     assert [p.card_effect.card for p in points] == ["brook-trout", "brook-trout"]
-    assert "swept card: holder's win rate minus others'" in sweep_markdown(parameter, points)
+    assert "swept card: holder's win rate minus others' (same agent and seat)" in sweep_markdown(parameter, points)
 
 
 def test_metric_text():
     assert str(Metric(63.25)) == "63.2"
+    assert str(Metric(63.25, low=60.0, high=66.5)) == "63.2 [60, 66.5]"
+    assert str(Metric(None, True)) == "n/a"
     assert str(Metric(0.25, True, 0.2, 0.3)) == "25.0% [20.0%, 30.0%]"
     assert str(Metric(0.042, True, 0.016, 0.068, signed=True)) == "+4.2% [+1.6%, +6.8%]"

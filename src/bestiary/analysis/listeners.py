@@ -2,7 +2,9 @@
 
 Every game logs `Event`s with a kind and a data mapping. The listeners here read only those conventions:
 - a card is named by `data["card"]` (one id) or `data["cards"]` (a list of ids), a seat by `data["player"]`;
-- `data["scores"]` (one number per seat) is a running or final score;
+- `data["scores"]` (one number per seat) is a running or final score, and `data["gain"]` (a number) is what
+  the event adds to its seat's score or scoring pile (cards corralled, creatures defeated into a victory pile);
+  event kinds carrying either are the score itself, so their cards say nothing about a card's strength;
 - any other short text value (a die face, an ability, an announced attribute) is tallied by kind and field.
 No listener knows a particular game, so a new game is analysed as soon as it logs its events.
 """
@@ -16,7 +18,7 @@ from typing import Any, Protocol
 from bestiary.core.api import Event
 
 NO_PLAYER = ""  # the key for card events that name no seat
-TALLY_SKIP = frozenset({"player", "card", "cards", "scores", "winners"})
+TALLY_SKIP = frozenset({"player", "card", "cards", "scores", "winners", "gain"})
 TALLY_MAX_LENGTH = 40  # longer text values are prose, not categories
 
 
@@ -83,26 +85,30 @@ class CardEvents:
 class LeadTracker:
     """Lead changes ("drama"): who leads after each event that moves the score.
 
-    The lead follows `scores` where events carry them, else the running count of cards handed to each seat
-    (events with a `player` and a `cards` list: corralled, captured, defeated). A change is counted when a
-    different seat becomes the sole leader.
+    The lead follows `scores` where events carry them, else the running total of each seat's `gain`s. A
+    change is counted when a different seat becomes the sole leader. A game whose events never move a score
+    has no lead to follow: its lead changes are None (unmeasurable), not 0.
     """
 
     def __init__(self) -> None:
         self.tally: dict[int, float] = defaultdict(float)
         self.leader: int | None = None
         self.changes = 0
+        self.measured = False
+        self.score_kinds: set[str] = set()
 
     def on_event(self, event: Event) -> None:
         scores = event.data.get("scores")
+        gain = event.data.get("gain")
+        player = player_of(event)
         if isinstance(scores, list | tuple) and all(isinstance(s, int | float) for s in scores):
             self.tally = defaultdict(float, enumerate(float(s) for s in scores))
+        elif isinstance(gain, int | float) and not isinstance(gain, bool) and player is not None:
+            self.tally[player] += gain
         else:
-            player = player_of(event)
-            gained = event.data.get("cards")
-            if player is None or not isinstance(gained, list | tuple) or not gained:
-                return
-            self.tally[player] += len(gained)
+            return
+        self.measured = True
+        self.score_kinds.add(event.kind)
         best = max(self.tally.values())
         leaders = [p for p, value in self.tally.items() if value == best]
         if len(leaders) == 1 and leaders[0] != self.leader:
@@ -111,7 +117,7 @@ class LeadTracker:
             self.leader = leaders[0]
 
     def summary(self) -> dict[str, Any]:
-        return {"lead_changes": self.changes}
+        return {"lead_changes": self.changes if self.measured else None, "score_kinds": sorted(self.score_kinds)}
 
 
 class EventTallies:

@@ -13,14 +13,30 @@ from statistics import mean
 from typing import TYPE_CHECKING, Any
 
 from bestiary.analysis.results import ResultsError
-from bestiary.analysis.stats import Rate
-from bestiary.analysis.summary import SIGNIFICANCE, CardEffect, GroupSummary
+from bestiary.analysis.stats import Rate, mean_interval
+from bestiary.analysis.summary import AGENT_GAP_WARNING, SIGNIFICANCE, CardEffect, GroupSummary
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 CARDS_LISTED = 5  # strongest and weakest cards listed per kind in the summary
 VALUE_FIELDS_MAX_DISTINCT = 12  # event fields with more distinct values are not categories
+NOT_MEASURED = "n/a"
+
+
+def points(value: float) -> str:
+    """A difference of shares in percentage points, signed."""
+    return f"{value * 100:+.1f} points"
+
+
+def interval_text(low: float, high: float) -> str:
+    return f"[{low * 100:+.1f}, {high * 100:+.1f}]"
+
+
+def plain_event_key(key: str) -> str:
+    """`compare.active` -> "compare events by active": an event kind and one of its fields, in words."""
+    kind, _, name = key.partition(".")
+    return f"{kind.replace('-', ' ')} events by {name.replace('_', ' ')}"
 
 
 @dataclass
@@ -29,10 +45,12 @@ class Report:
     groups: dict[int, GroupSummary]
     card_kinds: Sequence[str] | None = None  # kinds to detail; default: the two most frequent
     _pngs: dict[str, bytes] | None = field(default=None, init=False, repr=False)
+    _notes: dict[str, tuple[str, str]] = field(default_factory=dict, init=False, repr=False)
 
     def kinds_for(self, group: GroupSummary) -> list[str]:
+        """The kinds asked for; by default the two most frequent that are not the score itself."""
         if self.card_kinds:
-            return [kind for kind in self.card_kinds if kind in group.card_seats]
+            return [kind for kind in self.card_kinds if kind in group.card_games]
         return group.card_kinds()[:2]
 
     def title(self) -> str:
@@ -48,10 +66,12 @@ class Report:
             lines.append(f"- {header.get('game')} {header.get('rules_version', '')} ({options}); agents "
                          f"{', '.join(header.get('agents', []))}; seed {header.get('seed')}{labels}")
         lines.append("")
-        lines.append("Win rates count a shared win as a fraction; brackets hold 95 % Wilson intervals.")
+        lines.append("Win rates count a shared win as a fraction; brackets hold 95 % intervals (Wilson for rates). "
+                     f"A figure that cannot be measured shows as {NOT_MEASURED}.")
         for group in self.groups.values():
             lines += ["", f"## {group.players} players: {group.games} games", ""]
-            lines += [*self._seat_lines(group), "", *self._agent_lines(group), "", *self._length_lines(group)]
+            lines += [*self._seat_lines(group), "", *self._agent_lines(group), "", *self._length_lines(group),
+                      "", *self._decision_lines(group)]
             for kind in self.kinds_for(group):
                 lines += ["", *self._card_lines(group, kind)]
             lines += self._value_lines(group)
@@ -64,43 +84,79 @@ class Report:
         for position, rate in enumerate(group.position_rates(), start=1):
             verdict = "above" if rate.low > fair else "below" if rate.high < fair else "within"
             lines.append(f"| {position} | {rate} | {verdict} |")
-        return lines
+        return [*lines, "", f"What this says: {seat_says(group)}"]
 
     def _agent_lines(self, group: GroupSummary) -> list[str]:
-        lines = ["| agent | seats played | win rate [95 % CI] |", "|---|---|---|"]
+        effects = group.agent_effects()
+        several = len(effects) > 1
+        lines = ["| agent | seats played | win rate [95 % CI] | against the other agents, same seats [95 % CI] |",
+                 "|---|---|---|---|"]
         for agent, rate in group.agent_rates().items():
-            lines.append(f"| {agent} | {rate.games} | {rate} |")
-        return lines
+            effect = effects.get(agent)
+            versus = (f"{points(effect.value)} {interval_text(effect.low, effect.high)}"
+                      if several and effect is not None else NOT_MEASURED)
+            lines.append(f"| {agent} | {rate.games} | {rate} | {versus} |")
+        return [*lines, "", f"What this says: {agent_says(group)}"]
 
     def _length_lines(self, group: GroupSummary) -> list[str]:
         stats = group.length_stats()
+        drama = group.drama()
+        drama_text = (f"{NOT_MEASURED}: this game's events carry no running score, so there is no lead to follow"
+                      if drama is None else f"{drama[0]:.2f} [{drama[1]:.2f}, {drama[2]:.2f}] lead changes a game")
         lines = [f"Game length (player decisions, all seats together): mean {stats['mean']:.1f} "
                  f"({stats['mean'] / group.players:.1f} per player), median {stats['median']:g}, "
                  f"5-95 % {stats['p5']}-{stats['p95']}, range {stats['min']}-{stats['max']}.",
-                 f"Drama: {mean(group.lead_changes):.2f} lead changes a game on average. "
-                 f"Shared wins: {group.shared_wins / group.games:.1%} of games."]
-        if group.margins:
+                 f"Drama: {drama_text}. Shared wins: {group.shared_wins / group.games:.1%} of games."]
+        margin = mean_interval(group.margins)
+        if margin is not None:
             close = sum(1 for m in group.margins if m < 0.1) / len(group.margins)
-            lines.append(f"Decisiveness: the winner's margin over the runner-up averages {mean(group.margins):.1%} "
-                         f"of the winning score; {close:.1%} of games are won by less than 10 %.")
+            lines.append(f"Decisiveness: the winner's margin over the runner-up averages {margin[0]:.1%} "
+                         f"[{margin[1]:.1%}, {margin[2]:.1%}] of the winning score; {close:.1%} of games are won "
+                         "by less than 10 %.")
         return lines
+
+    def _decision_lines(self, group: GroupSummary) -> list[str]:
+        if not group.decisions:
+            return []
+        lines = ["Decisions by agent (a forced move has one legal action; branching = legal actions at a decision).",
+                 "", "| agent | decisions a game | branching mean | median | 90th pct | max | forced [95 % CI] "
+                 "| time a decision |", "|---|---|---|---|---|---|---|---|"]
+        for agent, decided in sorted(group.decisions.items()):
+            seconds = decided.seconds_per_decision()
+            lines.append(f"| {agent} | {decided.per_game():.1f} | {decided.mean_branching():.1f} | "
+                         f"{decided.quantile(0.5)} | {decided.quantile(0.9)} | {max(decided.branching, default=0)} | "
+                         f"{decided.forced_share()} | "
+                         f"{NOT_MEASURED if seconds is None else f'{seconds * 1000:.2f} ms'} |")
+        return [*lines, "", f"What this says: {decision_says(group)}"]
 
     def _card_lines(self, group: GroupSummary, kind: str) -> list[str]:
         effects = group.card_effects(kind)
         flagged = [e for e in effects if e.significant]
-        lines = [f"### Cards by win contribution: '{kind}' events",
-                 f"Win rate of the seats whose '{kind}' events named the card, against the other seats of the "
-                 f"same games. {len(flagged)} of {len(effects)} cards differ significantly "
-                 f"(Benjamini-Hochberg, false discovery rate {SIGNIFICANCE:.0%}).", "",
-                 "| card | seats with | win rate with | without | difference [95 % CI] | q |",
-                 "|---|---|---|---|---|---|"]
+        lines = [f"### Cards by win contribution: '{kind}' events", ""]
+        if kind in group.score_kinds:
+            lines += [f"**Warning: '{kind}' events are the score itself** (they add to a seat's score or scoring "
+                      "pile), so the seats that have many of them win by definition: these differences measure the "
+                      "scoring, not the cards.", ""]
+        lines += [f"Each difference compares the seats whose '{kind}' events named the card against the seats "
+                  "of the same agent in the same turn position whose events did not (games of this run; "
+                  "Mantel-Haenszel over agent and position, 95 % CI). "
+                  f"{len(flagged)} of {len(effects)} cards differ significantly (Benjamini-Hochberg, false discovery "
+                  f"rate {SIGNIFICANCE:.0%})" + (f"; {group.uncomparable_cards(kind)} cannot be compared (every such "
+                                                  "seat had them, or none)" if group.uncomparable_cards(kind) else "")
+                  + "."]
+        if group.agent_gap() > AGENT_GAP_WARNING:
+            lines += ["", f"**Warning: the agents' win rates differ by {group.agent_gap():.0%}.** A card is compared "
+                      "within each agent, but what a strong agent chooses to play still marks the games it wins: "
+                      "read these effects with care, or simulate with one agent (`--agents heuristic`)."]
+        lines += ["", "| card | seats with | win rate with | without | difference [95 % CI] | q |",
+                  "|---|---|---|---|---|---|"]
         shown = effects if len(effects) <= 2 * CARDS_LISTED else effects[:CARDS_LISTED] + effects[-CARDS_LISTED:]
         for effect in shown:
             mark = " *" if effect.significant else ""
             lines.append(f"| {effect.card}{mark} | {effect.with_card.games} | {effect.with_card} | "
                          f"{effect.without.rate:.1%} | {effect.difference:+.1%} [{effect.low:+.1%}, "
                          f"{effect.high:+.1%}] | {_q(effect.q_value)} |")
-        return lines
+        return [*lines, "", f"What this says: {card_says(group, kind)}"]
 
     def _value_lines(self, group: GroupSummary) -> list[str]:
         lines = []
@@ -109,33 +165,57 @@ class Report:
                 continue
             total = sum(counts.values())
             shares = ", ".join(f"{value} {count / total:.1%}" for value, count in _ordered(counts))
-            lines.append(f"- {key}: {shares} (n = {total})")
+            lines.append(f"- {plain_event_key(key)}: {shares} (n = {total})")
         if lines:
             lines = ["", "### Event values (die faces, abilities, choices)", "", *lines]
         return lines
 
     # -- HTML ---------------------------------------------------------------------------------
-    def figures(self) -> dict[str, Figure]:
-        """The plots by file stem."""
-        figures = {"seat-advantage": seat_figure(self.groups), "game-length": length_figure(self.groups),
-                   "drama": drama_figure(self.groups)}
-        if any(len(g.agent_seats) > 1 for g in self.groups.values()):
-            figures["agents"] = agent_figure(self.groups)
-        for group in self.groups.values():
+    def figures(self) -> dict[str, tuple[Figure, str, str]]:
+        """The plots by file stem, each with its caption and a line saying what it shows."""
+        groups = self.groups
+        first = next(iter(groups.values()))
+        figures = {"seat-advantage": (seat_figure(groups), "Win rate by seat in turn order, with 95 % intervals "
+                                      "and the fair share.", " ".join(seat_says(g) for g in groups.values())),
+                   "game-length": (length_figure(groups), "Share of games by length in player decisions.",
+                                   " ".join(length_says(g) for g in groups.values()))}
+        if any(g.lead_changes or g.margins for g in groups.values()):
+            figures["drama"] = (drama_figure(groups), "Lead changes per game (where the game keeps a running "
+                                "score) and the winner's margin (where it scores).",
+                                " ".join(drama_says(g) for g in groups.values()))
+        if any(len(g.agent_seats) > 1 for g in groups.values()):
+            figures["agents"] = (agent_figure(groups), "Win rate per seat played, by agent, with 95 % intervals.",
+                                 " ".join(agent_says(g) for g in groups.values()))
+        if any(g.decisions for g in groups.values()):
+            figures["decisions"] = (decision_figure(groups), "Legal actions at each decision, by agent (left), and "
+                                    "the share of forced moves (right).", decision_says(first))
+        for group in groups.values():
             for kind in self.kinds_for(group):
                 stem = f"cards-{kind.replace(':', '-')}-{group.players}p"
-                figures[stem] = card_figure(group, kind)
+                figures[stem] = (card_figure(group, kind), f"Controlled effect of each card in '{kind}' events "
+                                 f"at {group.players} players (same agent and seat), with 95 % intervals.",
+                                 card_says(group, kind))
         return figures
 
     def pngs(self) -> dict[str, bytes]:
         """Each plot as PNG bytes, drawn once however many outputs use it."""
-        if self._pngs is None:
-            self._pngs = {}
-            for stem, figure in self.figures().items():
-                buffer = io.BytesIO()
-                figure.savefig(buffer, format="png", dpi=110)
-                self._pngs[stem] = buffer.getvalue()
+        self._draw()
+        assert self._pngs is not None
         return self._pngs
+
+    def _draw(self) -> None:
+        if self._pngs is not None:
+            return
+        self._pngs, self._notes = {}, {}
+        for stem, (figure, caption, says) in self.figures().items():
+            buffer = io.BytesIO()
+            figure.savefig(buffer, format="png", dpi=110)
+            self._pngs[stem] = buffer.getvalue()
+            self._notes[stem] = (caption, says)
+
+    def captions(self) -> dict[str, tuple[str, str]]:
+        self._draw()
+        return self._notes
 
     def save_plots(self, folder: Path) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)
@@ -147,15 +227,95 @@ class Report:
         return paths
 
     def html(self) -> str:
-        return html_page(self.title(), self.markdown(), self.pngs())
+        return html_page(self.title(), self.markdown(), self.pngs(), self.captions())
 
 
-def html_page(title: str, markdown_text: str, pngs: dict[str, bytes]) -> str:
-    """A self-contained page: the Markdown as HTML, then every plot embedded as a PNG."""
+# -- what the numbers say ---------------------------------------------------------------------
+def seat_says(group: GroupSummary) -> str:
+    fair = 1 / group.players
+    rates = group.position_rates()
+    seat, rate = max(enumerate(rates, start=1), key=lambda item: abs(item[1].rate - fair))
+    gap = rate.rate - fair
+    excludes = rate.low > fair or rate.high < fair
+    where = f"at {group.players} players, seat {seat}{' (first)' if seat == 1 else ''}"
+    if not excludes:
+        return (f"{where.capitalize()} strays furthest from a fair share, by {points(gap)}, but its interval "
+                f"includes the fair {fair:.0%}: no seat advantage shows in {group.games} games.")
+    return (f"{where.capitalize()} wins {abs(gap) * 100:.1f} points {'more' if gap > 0 else 'less'} than a fair share "
+            f"({rate.rate:.1%} against {fair:.1%}); the interval excludes the fair share.")
+
+
+def agent_says(group: GroupSummary) -> str:
+    effects = group.agent_effects()
+    if len(effects) < 2:
+        only = next(iter(group.agent_rates()), "one agent")
+        return f"Every seat was played by {only}, so there is no strategy to compare."
+    measured = {agent: effect for agent, effect in effects.items() if effect is not None}
+    if not measured:
+        return "The agents never sat in the same positions, so they cannot be compared."
+    best = max(measured, key=lambda agent: measured[agent].value)
+    effect = measured[best]
+    verdict = "the interval excludes 0" if effect.low > 0 or effect.high < 0 else "within chance"
+    text = (f"At {group.players} players {best} wins {points(effect.value)} against the other agents in the same "
+            f"seats {interval_text(effect.low, effect.high)}; {verdict}.")
+    if group.agent_gap() > AGENT_GAP_WARNING:
+        text += " The agents differ so much that card effects in these games are hard to read."
+    return text
+
+
+def length_says(group: GroupSummary) -> str:
+    stats = group.length_stats()
+    return (f"At {group.players} players a game takes {stats['mean']:.0f} decisions on average "
+            f"({stats['mean'] / group.players:.0f} a player); 90 % take {stats['p5']}-{stats['p95']}.")
+
+
+def drama_says(group: GroupSummary) -> str:
+    drama = group.drama()
+    if drama is None:
+        text = f"At {group.players} players lead changes are {NOT_MEASURED} (no running score)."
+    else:
+        steady = sum(1 for c in group.lead_changes if c == 0) / len(group.lead_changes)
+        text = (f"At {group.players} players the lead changes {drama[0]:.2f} [{drama[1]:.2f}, {drama[2]:.2f}] "
+                f"times a game; {steady:.0%} of games never change leader.")
+    if group.margins:
+        close = sum(1 for m in group.margins if m < 0.1) / len(group.margins)
+        text += f" {close:.0%} of games are won by less than 10 % of the winning score."
+    return text
+
+
+def decision_says(group: GroupSummary) -> str:
+    parts = []
+    for agent, decided in sorted(group.decisions.items()):
+        parts.append(f"{agent} decides {decided.per_game():.0f} times a game from {decided.mean_branching():.1f} "
+                     f"legal actions on average, {decided.forced_share().rate:.1%} of them forced")
+    return f"At {group.players} players " + "; ".join(parts) + "."
+
+
+def card_says(group: GroupSummary, kind: str) -> str:
+    effects = group.card_effects(kind)
+    if not effects:
+        return f"No card of the '{kind}' events can be compared at {group.players} players."
+    flagged = [e for e in effects if e.significant]
+    strongest, weakest = effects[0], effects[-1]
+    text = (f"{len(flagged)} of {len(effects)} cards differ beyond chance once agent and seat are held equal; "
+            f"the strongest, {strongest.card}, adds {points(strongest.difference)} "
+            f"{interval_text(strongest.low, strongest.high)}, the weakest, {weakest.card}, "
+            f"{points(weakest.difference)} {interval_text(weakest.low, weakest.high)}.")
+    if kind in group.score_kinds:
+        text += f" '{kind}' is the score itself, so this is no measure of the cards."
+    return text
+
+
+def html_page(title: str, markdown_text: str, pngs: dict[str, bytes],
+              notes: dict[str, tuple[str, str]]) -> str:
+    """A self-contained page: the Markdown as HTML, then every plot embedded as a PNG with its caption and
+    a line saying what it shows (`notes`: stem -> (caption, what this says))."""
     import markdown_it
 
-    images = "".join(f'<figure><img alt="{html.escape(stem)}" src="data:image/png;base64,'
-                     f'{base64.b64encode(png).decode()}"><figcaption>{html.escape(stem)}</figcaption></figure>'
+    images = "".join(f'<figure><img alt="{html.escape(notes[stem][0])}" src="data:image/png;base64,'
+                     f'{base64.b64encode(png).decode()}"><figcaption><strong>{html.escape(notes[stem][0])}'
+                     f'</strong> <span class="says">What this says: {html.escape(notes[stem][1])}</span>'
+                     '</figcaption></figure>'
                      for stem, png in pngs.items())
     body = markdown_it.MarkdownIt("commonmark").enable("table").render(markdown_text)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
@@ -198,7 +358,7 @@ def _error_bars(rates: Sequence[Rate]) -> tuple[list[float], list[list[float]]]:
 
 
 def seat_figure(groups: dict[int, GroupSummary]) -> Figure:
-    figure = new_figure(figsize=(3.2 * len(groups) + 1, 3.6))
+    figure = new_figure(figsize=(max(6.5, 3.2 * len(groups) + 1), 3.8))
     axes = figure.subplots(1, len(groups), sharey=True, squeeze=False)[0]
     for ax, group in zip(axes, groups.values(), strict=True):
         rates = group.position_rates()
@@ -214,7 +374,7 @@ def seat_figure(groups: dict[int, GroupSummary]) -> Figure:
         ax.legend(loc="upper right", fontsize="small")
     axes[0].set_ylabel("win rate (bars: 95 % CI)")
     axes[0].yaxis.set_major_formatter("{x:.0%}")
-    figure.suptitle("Seat advantage: red above a fair share, blue below, grey within chance")
+    figure.suptitle("Seat advantage\nred: above a fair share, blue: below, grey: within chance", fontsize=10)
     return figure
 
 
@@ -232,45 +392,91 @@ def length_figure(groups: dict[int, GroupSummary]) -> Figure:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("game length: player decisions per game (all seats together)")
     ax.set_ylabel("share of games")
-    ax.yaxis.set_major_formatter("{x:.0%}")
+    ax.yaxis.set_major_formatter("{x:.0%}" if ax.get_ylim()[1] > 0.1 else "{x:.1%}")  # no repeated labels
     ax.set_title("Game length")
     ax.legend(fontsize="small")
     return figure
 
 
 def drama_figure(groups: dict[int, GroupSummary]) -> Figure:
+    """Lead changes where a game has a running score to follow, and margins where it scores; a game with
+    neither draws no panel rather than a column of zeros."""
     from matplotlib.ticker import MaxNLocator
 
-    has_margins = any(g.margins for g in groups.values())
-    figure = new_figure(figsize=(11 if has_margins else 6, 3.6))
-    axes = figure.subplots(1, 2 if has_margins else 1, squeeze=False)[0]
-    most = max(max(g.lead_changes) for g in groups.values())
+    with_leads = [g for g in groups.values() if g.lead_changes]
+    with_margins = [g for g in groups.values() if g.margins]
+    panels = int(bool(with_leads)) + int(bool(with_margins))
+    figure = new_figure(figsize=(5.5 * panels + 0.5, 3.6))
+    axes = list(figure.subplots(1, panels, squeeze=False)[0])
+    if with_leads:
+        ax = axes.pop(0)
+        most = max(max(g.lead_changes) for g in with_leads)
+        for group in with_leads:
+            ax.hist(group.lead_changes, bins=[x - 0.5 for x in range(most + 2)], histtype="step", density=True,
+                    linewidth=1.5, label=f"{group.players} players (mean {mean(group.lead_changes):.2f})")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("lead changes per game (leader: highest running score)")
+        ax.set_ylabel("share of games")
+        ax.yaxis.set_major_formatter("{x:.0%}")
+        ax.set_title("Drama: how often the lead changes hands", fontsize=10)
+        ax.legend(fontsize="small")
+    if with_margins:
+        ax = axes.pop(0)
+        for group in with_margins:
+            ax.hist(group.margins, bins=20, range=(0, 1), histtype="step", linewidth=1.5,
+                    weights=[1 / len(group.margins)] * len(group.margins), label=f"{group.players} players")
+        ax.set_xlabel("winner's margin over the runner-up, share of the winning score")
+        ax.set_ylabel("share of games")
+        ax.yaxis.set_major_formatter("{x:.0%}")
+        ax.xaxis.set_major_formatter("{x:.0%}")
+        ax.set_title("Decisiveness: 0 % = photo finish", fontsize=10)
+        ax.legend(fontsize="small")
+    return figure
+
+
+def decision_figure(groups: dict[int, GroupSummary]) -> Figure:
+    """Branching factor distribution by agent and player count, and the share of forced moves."""
+    from matplotlib.ticker import MaxNLocator, ScalarFormatter
+
+    figure = new_figure(figsize=(11, 3.8))
+    spread, forced = figure.subplots(1, 2)
+    labels, shares = [], []
     for group in groups.values():
-        axes[0].hist(group.lead_changes, bins=[x - 0.5 for x in range(most + 2)], histtype="step", density=True,
-                     linewidth=1.5, label=f"{group.players} players (mean {mean(group.lead_changes):.2f})")
-    axes[0].xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes[0].set_xlabel("lead changes per game (leader: highest running score, else most cards won)")
-    axes[0].set_ylabel("share of games")
-    axes[0].yaxis.set_major_formatter("{x:.0%}")
-    axes[0].set_title("Drama: how often the lead changes hands")
-    axes[0].legend(fontsize="small")
-    if has_margins:
-        for group in groups.values():
-            if group.margins:
-                axes[1].hist(group.margins, bins=20, range=(0, 1), histtype="step", linewidth=1.5,
-                             weights=[1 / len(group.margins)] * len(group.margins),
-                             label=f"{group.players} players")
-        axes[1].set_xlabel("winner's margin over the runner-up, as a share of the winning score")
-        axes[1].set_ylabel("share of games")
-        axes[1].yaxis.set_major_formatter("{x:.0%}")
-        axes[1].xaxis.set_major_formatter("{x:.0%}")
-        axes[1].set_title("Decisiveness: 0 % = photo finish")
-        axes[1].legend(fontsize="small")
+        for agent, decided in sorted(group.decisions.items()):
+            total = sum(decided.branching.values())
+            if not total:
+                continue
+            sizes = sorted(decided.branching)
+            running, cumulative = 0, []
+            for k in sizes:
+                running += decided.branching[k]
+                cumulative.append(running / total)
+            label = f"{agent}, {group.players} players"
+            spread.step(sizes, cumulative, where="post", label=f"{label} (mean {decided.mean_branching():.1f})")
+            labels.append(label)
+            shares.append(decided.forced_share())
+    largest = max((max(d.branching, default=1) for g in groups.values() for d in g.decisions.values()), default=1)
+    if largest > 30:  # a game with hundreds of moves at times: a log axis keeps the small counts readable
+        spread.set_xscale("log")
+        spread.xaxis.set_major_formatter(ScalarFormatter())
+    else:
+        spread.xaxis.set_major_locator(MaxNLocator(integer=True))
+    spread.set_xlabel("legal actions at a decision")
+    spread.set_ylabel("share of decisions with at most this many")
+    spread.yaxis.set_major_formatter("{x:.0%}")
+    spread.set_title("Branching factor", fontsize=10)
+    spread.legend(fontsize="small")
+    values, errors = _error_bars(shares)
+    forced.barh(labels, values, xerr=errors, color="#2471a3", capsize=4)
+    forced.xaxis.set_major_formatter("{x:.0%}")
+    forced.set_xlim(0, max(0.05, max((r.high for r in shares), default=0.0) * 1.15))
+    forced.set_xlabel("share of decisions with one legal action (95 % CI)")
+    forced.set_title("Forced moves", fontsize=10)
     return figure
 
 
 def agent_figure(groups: dict[int, GroupSummary]) -> Figure:
-    figure = new_figure(figsize=(3.2 * len(groups) + 1, 3.6))
+    figure = new_figure(figsize=(max(5.0, 3.2 * len(groups) + 1), 3.6))
     axes = figure.subplots(1, len(groups), sharey=True, squeeze=False)[0]
     for ax, group in zip(axes, groups.values(), strict=True):
         rates = group.agent_rates()
@@ -304,7 +510,7 @@ def card_figure(group: GroupSummary, kind: str) -> Figure:
     ax.set_yticks(list(rows), [f"{e.card} (n={e.with_card.games})" for e in effects], fontsize=7)
     ax.set_ylim(-1, len(effects))
     ax.xaxis.set_major_formatter(lambda x, _: f"{x * 100:+.0f} pts")
-    ax.set_xlabel(f"win rate of seats with the card in a '{kind}' event minus seats without (95 % CI)")
+    ax.set_xlabel(f"win rate with the card in a '{kind}' event minus without,\nsame agent and seat (95 % CI)")
     ax.set_title(f"Card effect, {group.players} players: red helps its holder, blue hurts, grey is within chance\n"
                  f"(significance after Benjamini-Hochberg correction, false discovery rate {SIGNIFICANCE:.0%})",
                  fontsize=10)
@@ -338,7 +544,7 @@ def report_from_files(paths: Sequence[str | Path], card_kinds: Sequence[str] | N
     groups = summarise(record for records in readers for record in records)
     if not groups:
         raise ResultsError(f"{', '.join(map(str, paths))}: no game records")
-    known = sorted({kind for group in groups.values() for kind in group.card_seats})
+    known = sorted({kind for group in groups.values() for kind in group.card_games})
     for kind in card_kinds or ():
         if kind not in known:
             raise ResultsError(f"no card events of kind '{kind}' in the results (kinds: {', '.join(known) or 'none'})")

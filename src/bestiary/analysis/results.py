@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
 RESULTS_FORMAT = "bestiary-simulation/1"
 SUFFIXES = (".jsonl", ".parquet")
-NESTED = ("agents", "returns", "winners", "scores", "card_events", "event_counts", "event_values")
+NESTED = ("agents", "returns", "winners", "scores", "card_events", "event_counts", "event_values", "decisions",
+          "score_kinds")
 PARQUET_BATCH = 2000
 
 Record = dict[str, Any]
@@ -37,16 +38,25 @@ def check_suffix(path: str | Path) -> Path:
 
 
 def write_results(path: str | Path, header: dict[str, Any], records: Iterable[Record]) -> int:
-    """Write the header and records (streamed, so a long run needs little memory); the number written."""
+    """Write the header and records (streamed, so a long run needs little memory); the number written.
+
+    The file is written beside its place and moved there once complete: a run that fails (no Ray cluster,
+    a broken game) leaves no half-written file and an earlier file of that name as it was."""
     path = check_suffix(path)
     header = {"format": RESULTS_FORMAT, **header}
+    partial = path.with_name(f".{path.name}.part")
     try:
         if path.suffix == ".parquet":
-            return _write_parquet(path, header, records)
-        with path.open("w", encoding="utf-8") as out:
-            return _write_jsonl(out, header, records)
+            count = _write_parquet(partial, header, records)
+        else:
+            with partial.open("w", encoding="utf-8") as out:
+                count = _write_jsonl(out, header, records)
+        partial.replace(path)
+        return count
     except OSError as error:
         raise ResultsError(f"{path}: cannot write: {error.strerror or error}") from None
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _write_jsonl(out: IO[str], header: dict[str, Any], records: Iterable[Record]) -> int:

@@ -12,6 +12,8 @@ import json
 import os
 import random
 import tempfile
+import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -44,6 +46,8 @@ class SimulationSpec:
     seed: int
     card_file_text: str | None = None
     labels: dict[str, Any] = field(default_factory=dict)  # e.g. the swept parameter and its value
+    card_file_name: str | None = None  # what errors call the card file: the user's own path, not a copy
+    timing: bool = False  # also record each seat's thinking time (wall clock, so records then differ by run)
 
     def __post_init__(self) -> None:
         if not self.agents:
@@ -85,16 +89,32 @@ def card_file_path(text: str) -> str:
 
 
 def configured_game(spec: SimulationSpec) -> Game:
-    """The spec's game, loaded once per process."""
-    return _load(spec.game, json.dumps(spec.options, sort_keys=True), spec.card_file_text)
+    """The spec's game, loaded once per process. Errors in the card file name the user's file, not the
+    local copy the game reads."""
+    return _load(spec.game, json.dumps(spec.options, sort_keys=True), spec.card_file_text, spec.card_file_name)
 
 
 @lru_cache(maxsize=16)
-def _load(name: str, options: str, card_file_text: str | None) -> Game:
+def _load(name: str, options: str, card_file_text: str | None, card_file_name: str | None) -> Game:
     settings = json.loads(options)
-    if card_file_text is not None:
-        settings[CARD_FILE_OPTION] = card_file_path(card_file_text)
-    return load_game(name, **settings)
+    if card_file_text is None:
+        return load_game(name, **settings)
+    copy = card_file_path(card_file_text)
+    settings[CARD_FILE_OPTION] = copy
+    try:
+        return load_game(name, **settings)
+    except BestiaryError as error:
+        if card_file_name is None or copy not in str(error):
+            raise
+        raise renamed(error, copy, card_file_name) from None
+
+
+def renamed(error: BestiaryError, path: str, name: str) -> BestiaryError:
+    """The same error, naming the file `name` wherever it named `path`."""
+    again = type(error).__new__(type(error))
+    again.__dict__.update({key: name if value == path else value for key, value in vars(error).items()})
+    again.args = (str(error).replace(path, name),)
+    return again
 
 
 def play_game(game: Game, spec: SimulationSpec, number: int) -> dict[str, Any]:
@@ -103,21 +123,41 @@ def play_game(game: Game, spec: SimulationSpec, number: int) -> dict[str, Any]:
     names = lineup(spec.agents, game.num_players, number)
     agents = [make_agent(name) for name in names]
     state = game.new_initial_state(seed)
-    decisions = play_out(state, agents, seed)
+    seats = [SeatDecisions(seconds=0.0 if spec.timing else None) for _ in agents]
+    decisions = play_out(state, agents, seed, seats)
     returns = state.returns()
     result = state.result()
     record: dict[str, Any] = {
         "game_number": number, "seed": seed, "players": game.num_players, "agents": names,
         "first_player": next((p for p, _ in state.history() if p >= 0), 0),
         "returns": returns, "winners": winners_of(result, returns), "length": decisions,
-        "scores": result.get("scores"),
+        "scores": result.get("scores"), "decisions": [seat.summary() for seat in seats],
     }
     record.update(feed(state.all_events(), standard_listeners()))
     return record
 
 
-def play_out(state: State, agents: Sequence[Agent], seed: int) -> int:
-    """Play to the end: chance from its own generator, each seat from its own; the number of decisions."""
+@dataclass
+class SeatDecisions:
+    """One seat's decisions in a game: how many, how many legal actions each had, and its thinking time."""
+
+    count: int = 0
+    branching: Counter[int] = field(default_factory=Counter)  # legal actions -> decisions with that many
+    seconds: float | None = None  # None: not timed
+
+    def add_time(self, seconds: float) -> None:
+        if self.seconds is not None:
+            self.seconds += seconds
+
+    def summary(self) -> dict[str, Any]:
+        return {"count": self.count, "branching": {str(k): v for k, v in sorted(self.branching.items())},
+                "seconds": self.seconds}
+
+
+def play_out(state: State, agents: Sequence[Agent], seed: int,
+             seats: Sequence[SeatDecisions] | None = None) -> int:
+    """Play to the end: chance from its own generator, each seat from its own; the number of decisions.
+    With `seats`, each seat's decisions are tallied there (thinking time where its `seconds` starts at 0)."""
     chance_rng = random.Random(f"{seed}/chance")
     seat_rngs = [random.Random(f"{seed}/seat/{seat}") for seat in range(len(agents))]
     decisions = 0
@@ -137,7 +177,13 @@ def play_out(state: State, agents: Sequence[Agent], seed: int) -> int:
             actor = to_act[delays.index(min(delays))]
         else:
             actor = to_act[0]
+        if seats is not None:
+            seats[actor].count += 1
+            seats[actor].branching[len(state.legal_actions(actor))] += 1
+        started = time.perf_counter()
         action = agents[actor].act(SeatView(state, actor), seat_rngs[actor])
+        if seats is not None:
+            seats[actor].add_time(time.perf_counter() - started)
         state.apply_action(action, player=actor)
         decisions += 1
         if decisions > MAX_DECISIONS:

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
+import numpy as np
+
 
 def z_for(confidence: float) -> float:
     if not 0 < confidence < 1:
@@ -30,7 +32,8 @@ def wilson_interval(successes: float, trials: float, confidence: float = 0.95) -
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # clamped to the estimate too: at 0 or all successes, rounding can put an end a hair past it
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def difference_interval(successes_a: float, trials_a: float, successes_b: float, trials_b: float,
@@ -90,3 +93,73 @@ class Rate:
         if not self.games:
             return "n/a"
         return f"{self.rate:.1%} [{self.low:.1%}, {self.high:.1%}]"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A controlled difference of win rates with its interval, p-value and the strata that compared."""
+
+    value: float
+    low: float
+    high: float
+    p_value: float
+    strata: int  # strata with seats on both sides
+
+
+def controlled_difference(exposed: np.ndarray, strata: np.ndarray, outcomes: np.ndarray,
+                          confidence: float = 0.95) -> Difference | None:
+    """The Mantel-Haenszel common difference of win rates between exposed seats and the other seats of the
+    same stratum, over games × seats arrays (`strata` -1 leaves a seat out).
+
+    The seats of one game are not independent (their win shares add up to one: when one wins, the others
+    lose), so the variance is the cluster-robust one by game: the estimate is a weighted sum of the seats'
+    outcomes, and its variance the sum over games of the squared weighted residuals of each game's seats
+    (never below the variance of independent binomial seats). None when no stratum has seats on both sides."""
+    valid = strata >= 0
+    index = np.where(valid, strata, 0)
+    count = int(index.max()) + 1 if index.size else 0
+    exposed_seats, other_seats = valid & exposed, valid & ~exposed
+    n1 = np.bincount(index[exposed_seats], minlength=count).astype(float)
+    n0 = np.bincount(index[other_seats], minlength=count).astype(float)
+    usable = (n1 > 0) & (n0 > 0)
+    if not usable.any():
+        return None
+    a = np.bincount(index[exposed_seats], weights=outcomes[exposed_seats], minlength=count)
+    c = np.bincount(index[other_seats], weights=outcomes[other_seats], minlength=count)
+    total = np.where(usable, n1 + n0, 1.0)
+    weight = np.where(usable, n1 * n0 / total, 0.0)
+    p1 = np.divide(a, n1, out=np.zeros(count), where=n1 > 0)
+    p0 = np.divide(c, n0, out=np.zeros(count), where=n0 > 0)
+    scale = weight.sum()
+    value = float((weight * (p1 - p0)).sum() / scale)
+    k1 = np.where(usable, n0 / total / scale, 0.0)
+    k0 = np.where(usable, -n1 / total / scale, 0.0)
+    k = np.where(exposed, k1[index], k0[index]) * valid
+    fitted = np.where(exposed, p1[index], p0[index])
+    terms = (k * (outcomes - fitted)).sum(axis=1)
+    games = int(np.count_nonzero((k != 0).any(axis=1)))
+    clustered = float((terms ** 2).sum()) * (games / (games - 1) if games > 1 else 1.0)
+    # With few seats in a stratum the residuals shrink to nothing (a lone seat is its own fitted value), so
+    # the variance is never taken below the binomial one, its rates pulled half a win towards one half.
+    p1_shrunk, p0_shrunk = (a + 0.5) / (n1 + 1), (c + 0.5) / (n0 + 1)
+    binomial = np.where(usable, p1_shrunk * (1 - p1_shrunk) / np.maximum(n1, 1)
+                        + p0_shrunk * (1 - p0_shrunk) / np.maximum(n0, 1), 0.0)
+    variance = max(clustered, float((weight * weight * binomial).sum()) / (scale * scale))
+    half = z_for(confidence) * math.sqrt(variance)
+    if variance == 0:
+        p_value = 1.0 if value == 0 else 0.0
+    else:
+        p_value = 2 * (1 - NormalDist().cdf(abs(value) / math.sqrt(variance)))
+    return Difference(value, max(-1.0, value - half), min(1.0, value + half), p_value, int(usable.sum()))
+
+
+def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float] | None:
+    """Mean and its normal-approximation interval; None for no values (one value: the interval is the value)."""
+    if not values:
+        return None
+    centre = sum(values) / len(values)
+    if len(values) < 2:
+        return (centre, centre, centre)
+    variance = sum((v - centre) ** 2 for v in values) / (len(values) - 1)
+    half = z_for(confidence) * math.sqrt(variance / len(values))
+    return (centre, centre - half, centre + half)

@@ -2,8 +2,11 @@
 
 Records are grouped by player count (a seat's chances differ with the number of opponents). Within a group:
 win rate by seat in turn order (position 1 = the first player), by agent, game length, lead changes,
-winning margins, and for every card and event kind the win rate of the seats that had the card in that
-event against the seats that did not, with Benjamini-Hochberg correction over all cards of the kind.
+winning margins, each agent's decisions, and for every card and event kind a controlled effect: the win rate
+of the seats that had the card in that event against the seats of the same agent in the same turn position
+that did not (Mantel-Haenszel over those agent-and-position strata), so a card is not credited with what the
+agent who likes to play it wins anyway. Intervals allow for the seats of one game depending on each other
+(cluster-robust by game). Benjamini-Hochberg corrects over all cards of a kind.
 """
 
 from __future__ import annotations
@@ -14,10 +17,15 @@ from dataclasses import dataclass, field
 from statistics import mean, median
 from typing import Any
 
+import numpy as np
+
 from bestiary.analysis.listeners import NO_PLAYER
-from bestiary.analysis.stats import Rate, benjamini_hochberg, difference_interval, two_proportion_p_value
+from bestiary.analysis.stats import Difference, Rate, benjamini_hochberg, controlled_difference, mean_interval
 
 SIGNIFICANCE = 0.05  # false discovery rate for flagging a card
+AGENT_GAP_WARNING = 0.25  # agents whose win rates differ more than this make card effects hard to read
+
+StratumKey = tuple[str, int]  # (agent, position in turn order)
 
 
 @dataclass(frozen=True)
@@ -25,19 +33,68 @@ class CardEffect:
     kind: str
     card: str
     with_card: Rate  # win rate of the seats that had the card in this kind of event
-    without: Rate  # win rate of the other seats of the same games
-    low: float  # interval for the difference with - without
-    high: float
-    p_value: float
+    without: Rate  # win rate of the seats of the same agents and positions that did not
+    effect: Difference  # controlled difference with - without (Mantel-Haenszel over agent and position)
     q_value: float  # after Benjamini-Hochberg over every card of this kind
 
     @property
     def difference(self) -> float:
-        return self.with_card.rate - self.without.rate
+        return self.effect.value
+
+    @property
+    def low(self) -> float:
+        return self.effect.low
+
+    @property
+    def high(self) -> float:
+        return self.effect.high
 
     @property
     def significant(self) -> bool:
         return self.q_value < SIGNIFICANCE
+
+
+@dataclass
+class AgentDecisions:
+    """An agent's decisions over all the seats it played."""
+
+    seats: int = 0
+    count: int = 0
+    branching: Counter[int] = field(default_factory=Counter)
+    seconds: float = 0.0
+    timed: int = 0  # decisions whose thinking time was recorded
+
+    def add(self, seat: dict[str, Any]) -> None:
+        self.seats += 1
+        self.count += int(seat["count"])
+        self.branching.update({int(k): int(v) for k, v in seat["branching"].items()})
+        if seat.get("seconds") is not None:
+            self.seconds += float(seat["seconds"])
+            self.timed += int(seat["count"])
+
+    def per_game(self) -> float:
+        return self.count / self.seats if self.seats else float("nan")
+
+    def mean_branching(self) -> float:
+        total = sum(self.branching.values())
+        return sum(k * v for k, v in self.branching.items()) / total if total else float("nan")
+
+    def forced_share(self) -> Rate:
+        """Decisions with one legal action (forced moves)."""
+        return Rate.of(self.branching.get(1, 0), sum(self.branching.values()))
+
+    def quantile(self, share: float) -> int | None:
+        total = sum(self.branching.values())
+        running = 0
+        for k in sorted(self.branching):
+            running += self.branching[k]
+            if running >= share * total:
+                return k
+        return None
+
+    def seconds_per_decision(self) -> float | None:
+        """Mean thinking time, None where it was not recorded (simulate --timing)."""
+        return self.seconds / self.timed if self.timed else None
 
 
 @dataclass
@@ -50,14 +107,19 @@ class GroupSummary:
     agent_wins: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     agent_seats: Counter[str] = field(default_factory=Counter)
     lengths: list[int] = field(default_factory=list)
-    lead_changes: list[int] = field(default_factory=list)
+    first_shares: list[float] = field(default_factory=list)  # the first player's win share, game by game
+    lead_changes: list[int] = field(default_factory=list)  # games whose events move a score only
     margins: list[float] = field(default_factory=list)  # (best - runner-up) / best, where games keep scores
     shared_wins: int = 0
-    card_seats: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
-    card_wins: dict[str, dict[str, float]] = field(
-        default_factory=lambda: defaultdict(lambda: defaultdict(float)))
+    score_kinds: set[str] = field(default_factory=set)  # event kinds that are the score itself
+    seat_strata: list[list[StratumKey]] = field(default_factory=list)  # game by game, seat by seat
+    seat_shares: list[list[float]] = field(default_factory=list)  # each seat's win share, game by game
+    card_games: dict[str, dict[str, list[tuple[int, int]]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(list)))  # kind -> card -> (game, seat)
+    _arrays: tuple[int, np.ndarray, np.ndarray, list[StratumKey]] | None = field(default=None, repr=False)
     card_counts: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     event_values: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    decisions: dict[str, AgentDecisions] = field(default_factory=lambda: defaultdict(AgentDecisions))
 
     def add(self, record: dict[str, Any]) -> None:
         n = self.players
@@ -69,13 +131,20 @@ class GroupSummary:
         if len(winners) > 1:
             self.shared_wins += 1
         first = record.get("first_player", 0)
+        agents = record["agents"]
+        game = self.games - 1
         for seat in range(n):
             self.position_wins[(seat - first) % n] += share.get(seat, 0.0)
-        for seat, agent in enumerate(record["agents"]):
+        self.seat_strata.append([(agents[seat], (seat - first) % n) for seat in range(n)])
+        self.seat_shares.append([share.get(seat, 0.0) for seat in range(n)])
+        self.first_shares.append(share.get(first, 0.0))
+        for seat, agent in enumerate(agents):
             self.agent_seats[agent] += 1
             self.agent_wins[agent] += share.get(seat, 0.0)
         self.lengths.append(int(record["length"]))
-        self.lead_changes.append(int(record.get("lead_changes", 0)))
+        if record.get("lead_changes") is not None:
+            self.lead_changes.append(int(record["lead_changes"]))
+        self.score_kinds.update(record.get("score_kinds", ()))
         scores = record.get("scores")
         if isinstance(scores, list) and len(scores) > 1:
             ranked = sorted(scores, reverse=True)
@@ -87,12 +156,13 @@ class GroupSummary:
                 counts.update(cards)
                 if seat_key == NO_PLAYER:
                     continue
-                won = share.get(int(seat_key), 0.0)
+                seat = int(seat_key)
                 for card in set(cards):
-                    self.card_seats[kind][card] += 1
-                    self.card_wins[kind][card] += won
+                    self.card_games[kind][card].append((game, seat))
         for key, values in record.get("event_values", {}).items():
             self.event_values[key].update(values)
+        for seat, decided in enumerate(record.get("decisions") or ()):
+            self.decisions[agents[seat]].add(decided)
 
     # -- results ------------------------------------------------------------------------------
     def position_rates(self) -> list[Rate]:
@@ -101,32 +171,71 @@ class GroupSummary:
     def agent_rates(self) -> dict[str, Rate]:
         return {agent: Rate.of(self.agent_wins[agent], seats) for agent, seats in sorted(self.agent_seats.items())}
 
+    def agent_gap(self) -> float:
+        """The largest difference between two agents' win rates (0 with one agent)."""
+        rates = [r.rate for r in self.agent_rates().values()]
+        return max(rates) - min(rates) if len(rates) > 1 else 0.0
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, list[StratumKey]]:
+        """(stratum index, win share) as games × seats arrays, and the strata (agent, position) by index."""
+        if self._arrays is None or self._arrays[0] != self.games:
+            keys = sorted({key for row in self.seat_strata for key in row})
+            number = {key: i for i, key in enumerate(keys)}
+            strata = np.array([[number[key] for key in row] for row in self.seat_strata], dtype=np.int64)
+            self._arrays = (self.games, strata.reshape(self.games, self.players),
+                            np.array(self.seat_shares, dtype=float).reshape(self.games, self.players), keys)
+        return self._arrays[1], self._arrays[2], self._arrays[3]
+
+    def agent_effects(self) -> dict[str, Difference | None]:
+        """Each agent's win rate against the other agents' in the same turn positions (its strategy's
+        effect), Mantel-Haenszel over positions; None where it cannot be compared."""
+        strata, shares, keys = self.arrays()
+        agent_of = np.array([key[0] for key in keys], dtype=object)
+        position_of = np.array([key[1] for key in keys], dtype=np.int64)
+        out: dict[str, Difference | None] = {}
+        for agent in sorted(self.agent_seats):
+            exposed = agent_of[strata] == agent if keys else np.zeros_like(strata, dtype=bool)
+            out[agent] = (controlled_difference(exposed, position_of[strata], shares)
+                          if len(self.agent_seats) > 1 else None)
+        return out
+
+    def drama(self) -> tuple[float, float, float] | None:
+        """Mean lead changes a game with its interval; None where no game's events move a score."""
+        return mean_interval([float(c) for c in self.lead_changes])
+
     def length_stats(self) -> dict[str, float]:
         ordered = sorted(self.lengths)
         return {"mean": mean(ordered), "median": median(ordered), "min": ordered[0], "max": ordered[-1],
                 "p5": ordered[int(0.05 * (len(ordered) - 1))], "p95": ordered[int(0.95 * (len(ordered) - 1))]}
 
     def card_kinds(self) -> list[str]:
-        """Kinds that name a seat, most frequent first."""
-        return sorted(self.card_seats, key=lambda kind: -sum(self.card_counts[kind].values()))
+        """Kinds that name a seat and are not the score itself, most frequent first."""
+        kinds = [kind for kind in self.card_games if kind not in self.score_kinds]
+        return sorted(kinds, key=lambda kind: -sum(self.card_counts[kind].values()))
 
     def card_effects(self, kind: str) -> list[CardEffect]:
-        """Every card of this kind, strongest effect on its seat's win rate first."""
-        seat_games = self.games * self.players
-        total_wins = float(self.games)  # every game's win shares add up to one
+        """Every card of this kind that can be compared, strongest controlled effect first."""
+        strata, shares, _ = self.arrays()
         rows = []
-        for card, seats in self.card_seats[kind].items():
-            wins = self.card_wins[kind][card]
-            other_seats, other_wins = seat_games - seats, max(0.0, total_wins - wins)
-            if other_seats == 0:
+        for card, seen in self.card_games[kind].items():
+            exposed = np.zeros(strata.shape, dtype=bool)
+            games, seats = zip(*seen, strict=True)
+            exposed[list(games), list(seats)] = True
+            effect = controlled_difference(exposed, strata, shares)
+            if effect is None:
                 continue
-            low, high = difference_interval(wins, seats, other_wins, other_seats)
-            rows.append((card, Rate.of(wins, seats), Rate.of(other_wins, other_seats), low, high,
-                         two_proportion_p_value(wins, seats, other_wins, other_seats)))
-        q_values = benjamini_hochberg([row[5] for row in rows])
-        effects = [CardEffect(kind, card, with_card, without, low, high, p, q)
-                   for (card, with_card, without, low, high, p), q in zip(rows, q_values, strict=True)]
-        return sorted(effects, key=lambda effect: -effect.difference)
+            compared = np.isin(strata, [s for s in np.unique(strata[exposed]) if (strata[~exposed] == s).any()])
+            with_card = Rate.of(float(shares[exposed & compared].sum()), int((exposed & compared).sum()))
+            without = Rate.of(float(shares[~exposed & compared].sum()), int((~exposed & compared).sum()))
+            rows.append((card, with_card, without, effect))
+        q_values = benjamini_hochberg([row[3].p_value for row in rows])
+        effects = [CardEffect(kind, card, with_card, without, effect, q)
+                   for (card, with_card, without, effect), q in zip(rows, q_values, strict=True)]
+        return sorted(effects, key=lambda e: -e.difference)
+
+    def uncomparable_cards(self, kind: str) -> int:
+        """Cards of the kind that no seat of the same agent and position went without (or all did)."""
+        return len(self.card_games[kind]) - len(self.card_effects(kind))
 
 
 def summarise(records: Iterable[dict[str, Any]]) -> dict[int, GroupSummary]:

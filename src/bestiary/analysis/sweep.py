@@ -1,28 +1,30 @@
-"""What-if balance questions: run the same simulation for each value of one parameter and compare.
+"""What-if balance questions: run the same simulation for each setting of one or more parameters and compare.
 
 A parameter is a game option (`rechoose_on_takeover`, `ecoregions`, `players`, …) or a field of one card,
 written `card.<card id>.<field>` (`card.brook-trout.size`): the card file is copied with that field changed
 and handed to the game through its `cards` option, so any game that takes card files can be swept this way.
+Several parameters are swept over their grid. Every setting plays the same master seed, so game g of one
+setting is dealt as game g of another (paired seeds): differences against the first setting are paired,
+game by game, and so tighter than two independent runs would give.
 """
 
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
-import math
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from statistics import mean
 from typing import TYPE_CHECKING, Any
 
 from bestiary.analysis.backends import simulate
 from bestiary.analysis.report import new_figure
 from bestiary.analysis.results import write_results
 from bestiary.analysis.simulate import CARD_FILE_OPTION, SimulationSpec, configured_game
-from bestiary.analysis.stats import Rate, z_for
+from bestiary.analysis.stats import Rate, mean_interval
 from bestiary.analysis.summary import CardEffect, GroupSummary
 from bestiary.core.errors import OptionError
 from bestiary.core.registry import game_class
@@ -69,25 +71,52 @@ def parse_parameter(text: str) -> Parameter:
     return Parameter(name, tuple(values))
 
 
-def specs_for(base: SimulationSpec, parameter: Parameter) -> list[SimulationSpec]:
-    """One simulation spec per value; every value is checked (the game is loaded) before anything runs."""
-    specs = []
-    card = parameter.card
-    if card is None:
-        fields = game_class(base.game).Options.model_fields
-        if parameter.name not in fields:
+Setting = tuple[Any, ...]  # one value per swept parameter, in the order the parameters were given
+
+
+def check_parameters(base: SimulationSpec, parameters: Sequence[Parameter]) -> None:
+    if not parameters:
+        raise OptionError("give at least one --param NAME=v1,v2,...")
+    names = [p.name for p in parameters]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise OptionError(f"--param {', '.join(repeated)} is given twice: give each parameter once, with all its "
+                          "values")
+    fields = game_class(base.game).Options.model_fields
+    for parameter in parameters:
+        if parameter.card is None and parameter.name not in fields:
             known = ", ".join(f for f in fields if f != CARD_FILE_OPTION)
             raise OptionError(f"{base.game} has no option '{parameter.name}' (options: {known}; or a card field "
                               f"as card.<card id>.<field>)")
-    for value in parameter.values:
-        labels = {**base.labels, parameter.name: value}
+
+
+def spec_for(base: SimulationSpec, parameters: Sequence[Parameter], setting: Setting) -> SimulationSpec:
+    """The base spec with each parameter set to its value in `setting`; the game is loaded to check it."""
+    spec = base
+    changed: list[str] = []
+    for parameter, value in zip(parameters, setting, strict=True):
+        card = parameter.card
+        labels = {**spec.labels, parameter.name: value}
         if card is None:
-            spec = replace(base, options={**base.options, parameter.name: value}, labels=labels)
+            spec = replace(spec, options={**spec.options, parameter.name: value}, labels=labels)
         else:
-            spec = replace(base, card_file_text=card_file_with(base, card[0], card[1], value), labels=labels)
-        configured_game(spec)
-        specs.append(spec)
-    return specs
+            changed.append(f"{parameter.name} = {value}")
+            source = base.card_file_name or "the game's card file"
+            spec = replace(spec, card_file_text=card_file_with(spec, card[0], card[1], value), labels=labels,
+                           card_file_name=f"{source} with {', '.join(changed)}")
+    configured_game(spec)
+    return spec
+
+
+def grid(parameters: Sequence[Parameter]) -> list[Setting]:
+    return list(itertools.product(*(p.values for p in parameters)))
+
+
+def specs_for(base: SimulationSpec, parameters: Parameter | Sequence[Parameter]) -> list[SimulationSpec]:
+    """One simulation spec per setting of the grid; every setting is checked before anything runs."""
+    chosen = [parameters] if isinstance(parameters, Parameter) else list(parameters)
+    check_parameters(base, chosen)
+    return [spec_for(base, chosen, setting) for setting in grid(chosen)]
 
 
 def base_card_file(spec: SimulationSpec) -> str:
@@ -160,9 +189,9 @@ def _value(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Metric:
-    """One number of a sweep point, with its 95 % interval where it has one."""
+    """One number of a sweep point, with its 95 % interval where it has one; None where unmeasurable."""
 
-    value: float
+    value: float | None
     percent: bool = False  # a share or a difference of shares, shown as a percentage
     low: float | None = None
     high: float | None = None
@@ -172,45 +201,86 @@ class Metric:
     def of_rate(cls, rate: Rate) -> Metric:
         return cls(rate.rate, True, rate.low, rate.high)
 
+    @classmethod
+    def of_mean(cls, values: Sequence[float], percent: bool = False, signed: bool = False) -> Metric:
+        estimate = mean_interval(values)
+        if estimate is None:
+            return cls(None, percent)
+        return cls(estimate[0], percent, estimate[1], estimate[2], signed)
+
     def __str__(self) -> str:
-        if not self.percent:
-            return f"{self.value:.3g}"
+        if self.value is None:
+            return "n/a"
         sign = "+" if self.signed else ""
+        if not self.percent:
+            interval = "" if self.low is None else f" [{self.low:{sign}.3g}, {self.high:{sign}.3g}]"
+            return f"{self.value:{sign}.3g}{interval}"
         interval = "" if self.low is None else f" [{self.low:{sign}.1%}, {self.high:{sign}.1%}]"
         return f"{self.value:{sign}.1%}{interval}"
 
 
+def seat_deviation(summary: GroupSummary) -> Metric:
+    """How far the seat furthest from a fair share strays, with that seat's interval turned into one for
+    its distance from the fair share."""
+    fair = 1 / summary.players
+    rate = max(summary.position_rates(), key=lambda r: abs(r.rate - fair))
+    ends = (abs(rate.low - fair), abs(rate.high - fair))
+    low = 0.0 if rate.low <= fair <= rate.high else min(ends)
+    return Metric(abs(rate.rate - fair), True, low, max(ends))
+
+
+FIRST_PLAYER = "first-player win rate"
+LEAD_CHANGES = "lead changes per game"
+MEAN_LENGTH = "mean game length (decisions)"
+
+
 @dataclass(frozen=True)
 class SweepPoint:
-    value: Any
+    setting: Setting
     summary: GroupSummary
-    card_effect: CardEffect | None  # the swept card's effect, for a card parameter
+    card_effect: CardEffect | None  # the first swept card's controlled effect, for a card parameter
+    baseline: GroupSummary | None = None  # the first setting, played on the same deals
+
+    @property
+    def value(self) -> Any:
+        return self.setting[0] if len(self.setting) == 1 else self.setting
+
+    def label(self) -> str:
+        return ", ".join(str(v) for v in self.setting)
 
     def metrics(self) -> dict[str, Metric]:
-        rates = self.summary.position_rates()
-        fair = 1 / self.summary.players
+        summary = self.summary
         out = {
-            "first-player win rate": Metric.of_rate(rates[0]),
-            SEAT_DEVIATION: Metric(max(abs(r.rate - fair) for r in rates), True),
-            "mean game length (decisions)": Metric(mean(self.summary.lengths)),
-            "lead changes per game": Metric(mean(self.summary.lead_changes)),
-            "shared wins": Metric.of_rate(Rate.of(self.summary.shared_wins, self.summary.games))}
-        if self.summary.margins:
-            out["winner's margin (share of the winning score)"] = Metric(mean(self.summary.margins), True)
+            FIRST_PLAYER: Metric.of_rate(summary.position_rates()[0]),
+            SEAT_DEVIATION: seat_deviation(summary),
+            MEAN_LENGTH: Metric.of_mean([float(n) for n in summary.lengths]),
+            LEAD_CHANGES: Metric.of_mean([float(n) for n in summary.lead_changes]),
+            "shared wins": Metric.of_rate(Rate.of(summary.shared_wins, summary.games))}
+        if summary.margins:
+            out["winner's margin (share of the winning score)"] = Metric.of_mean(summary.margins, True)
+        if self.baseline is not None:
+            base = self.baseline
+            out["first-player win rate against the first setting (paired)"] = Metric.of_mean(
+                [a - b for a, b in zip(summary.first_shares, base.first_shares, strict=True)], True, True)
+            out["length against the first setting (paired)"] = Metric.of_mean(
+                [float(a - b) for a, b in zip(summary.lengths, base.lengths, strict=True)], signed=True)
         if self.card_effect is not None:
             effect = self.card_effect
-            out["swept card: holder's win rate minus others'"] = Metric(effect.difference, True, effect.low,
-                                                                        effect.high, signed=True)
+            out["swept card: holder's win rate minus others' (same agent and seat)"] = Metric(
+                effect.difference, True, effect.low, effect.high, signed=True)
         return out
 
 
-def run_sweep(base: SimulationSpec, parameter: Parameter, games: int, jobs: int = 1, backend: str = "local",
-              address: str | None = None, progress: Callable[[int], None] | None = None,
+def run_sweep(base: SimulationSpec, parameters: Parameter | Sequence[Parameter], games: int, jobs: int = 1,
+              backend: str = "local", address: str | None = None, progress: Callable[[int], None] | None = None,
               out_dir: Path | None = None) -> list[SweepPoint]:
-    """Simulate each value; with `out_dir`, each value's records are also saved there as JSON Lines."""
-    points = []
-    card = parameter.card
-    for spec, value in zip(specs_for(base, parameter), parameter.values, strict=True):
+    """Simulate each setting of the grid on the same seeds; with `out_dir`, each setting's records are also
+    saved there as JSON Lines."""
+    chosen = [parameters] if isinstance(parameters, Parameter) else list(parameters)
+    specs = specs_for(base, chosen)
+    card = next((p.card for p in chosen if p.card is not None), None)
+    points: list[SweepPoint] = []
+    for spec, setting in zip(specs, grid(chosen), strict=True):
         summary = GroupSummary(spec.players)
         tallied = _tallying(simulate(spec, games, jobs, backend, address, progress), summary)
         if out_dir is None:
@@ -218,13 +288,13 @@ def run_sweep(base: SimulationSpec, parameter: Parameter, games: int, jobs: int 
                 pass
         else:
             out_dir.mkdir(parents=True, exist_ok=True)
-            stem = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{parameter.name}={value}")
-            write_results(out_dir / f"{stem}.jsonl", spec.header(), tallied)
+            name = "_".join(f"{p.name}={v}" for p, v in zip(chosen, setting, strict=True))
+            write_results(out_dir / f"{re.sub(r'[^A-Za-z0-9._=-]+', '_', name)}.jsonl", spec.header(), tallied)
         effect = None
         if card is not None:
             kinds = summary.card_kinds()
             effect = next((e for e in summary.card_effects(kinds[0]) if e.card == card[0]), None) if kinds else None
-        points.append(SweepPoint(value, summary, effect))
+        points.append(SweepPoint(setting, summary, effect, points[0].summary if points else None))
     return points
 
 
@@ -234,54 +304,76 @@ def _tallying(records: Iterator[dict[str, Any]], summary: GroupSummary) -> Itera
         yield record
 
 
-def sweep_markdown(parameter: Parameter, points: Sequence[SweepPoint]) -> str:
-    names = list(points[0].metrics())
-    lines = [f"| {parameter.name} | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+def sweep_title(parameters: Sequence[Parameter]) -> str:
+    return " × ".join(p.name for p in parameters)
+
+
+def sweep_markdown(parameters: Parameter | Sequence[Parameter], points: Sequence[SweepPoint]) -> str:
+    chosen = [parameters] if isinstance(parameters, Parameter) else list(parameters)
+    names = list(points[-1].metrics())
+    heads = [p.name for p in chosen] + names
+    lines = ["| " + " | ".join(heads) + " |", "|---" * len(heads) + "|"]
     for point in points:
-        lines.append(f"| {point.value} | " + " | ".join(str(m) for m in point.metrics().values()) + " |")
-    return "\n".join(lines) + "\n"
+        metrics = point.metrics()
+        cells = [str(v) for v in point.setting] + [str(metrics[n]) if n in metrics else "(baseline)" for n in names]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n\n" + f"What this says: {sweep_says(chosen, points)}\n"
 
 
-def sweep_figure(parameter: Parameter, points: Sequence[SweepPoint]) -> Figure:
-    """One small plot per metric against the swept value, with 95 % intervals where there are any. Axes
-    start at zero (or span it), so a small change does not look like a large one."""
-    names = list(points[0].metrics())
+def sweep_says(parameters: Sequence[Parameter], points: Sequence[SweepPoint]) -> str:
+    fairest = min(points, key=lambda p: seat_deviation(p.summary).value or 0.0)
+    deviation = seat_deviation(fairest.summary)
+    text = (f"The fairest setting is {fairest.label()} ({sweep_title(parameters)}): its furthest seat is "
+            f"{deviation} from a fair share.")
+    moved = [p for p in points[1:] if (m := p.metrics().get("first-player win rate against the first setting "
+                                                            "(paired)")) and m.low is not None
+             and m.high is not None and (m.low > 0 or m.high < 0)]
+    if len(points) > 1:
+        text += (f" {len(moved)} of {len(points) - 1} settings move the first player's win rate beyond chance "
+                 f"against {points[0].label()} on the same deals.")
+    return text
+
+
+def sweep_figure(parameters: Parameter | Sequence[Parameter], points: Sequence[SweepPoint]) -> Figure:
+    """One small plot per metric against the setting, with 95 % intervals where there are any. Axes start
+    at zero (or span it), so a small change does not look like a large one. Unmeasurable metrics are left
+    out."""
+    chosen = [parameters] if isinstance(parameters, Parameter) else list(parameters)
+    names = [n for n in points[-1].metrics() if any(n in p.metrics() and p.metrics()[n].value is not None
+                                                    for p in points)]
     columns = 3
     rows = (len(names) + columns - 1) // columns
-    figure = new_figure(figsize=(4.2 * columns, 3.2 * rows))
+    figure = new_figure(figsize=(4.4 * columns, 3.4 * rows))
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
-    x = list(range(len(points)))
     for ax, name in zip(axes, names, strict=False):
-        metrics = [p.metrics()[name] for p in points]
-        values = [m.value for m in metrics]
+        shown = [(x, p.metrics()[name]) for x, p in enumerate(points) if name in p.metrics()
+                 and p.metrics()[name].value is not None]
+        x = [i for i, _ in shown]
+        metrics = [m for _, m in shown]
+        values = [m.value or 0.0 for m in metrics]
         if metrics[0].low is not None:
-            errors = [[m.value - (m.low or 0.0) for m in metrics], [(m.high or 0.0) - m.value for m in metrics]]
+            errors = [[v - (m.low if m.low is not None else v) for v, m in zip(values, metrics, strict=True)],
+                      [(m.high if m.high is not None else v) - v for v, m in zip(values, metrics, strict=True)]]
             ax.errorbar(x, values, yerr=errors, fmt="o-", capsize=4)
         else:
             ax.plot(x, values, "o-")
-        tops = [m.high if m.high is not None else m.value for m in metrics]
-        bottoms = [m.low if m.low is not None else m.value for m in metrics]
+        tops = [m.high if m.high is not None else v for v, m in zip(values, metrics, strict=True)]
+        bottoms = [m.low if m.low is not None else v for v, m in zip(values, metrics, strict=True)]
         ax.set_ylim(min(0.0, min(bottoms) * 1.15), max(0.0, max(tops) * 1.15) or 1.0)
         if metrics[0].percent:
             ax.yaxis.set_major_formatter("{x:.0%}" if max(tops) - min(bottoms) > 0.04 else "{x:.1%}")
-        if name == "first-player win rate":
+        if name == FIRST_PLAYER:
             ax.axhline(1 / points[0].summary.players, color="black", linestyle="--", linewidth=1,
                        label="fair share")
             ax.legend(fontsize="small")
-        if name == SEAT_DEVIATION:
-            # a deviation has no interval of its own: show how far one fair seat strays by chance
-            fair = 1 / points[0].summary.players
-            noise = z_for(0.95) * math.sqrt(fair * (1 - fair) / points[0].summary.games)
-            ax.axhline(noise, color="black", linestyle=":", linewidth=1, label="chance (95 %) for one seat")
-            ax.set_ylim(top=max(ax.get_ylim()[1], noise * 1.3))
-            ax.legend(fontsize="small")
         if min(bottoms) < 0:
             ax.axhline(0, color="black", linewidth=1)
-        ax.set_xticks(x, [str(p.value) for p in points])
-        ax.set_xlabel(parameter.name)
-        ax.set_title(name, fontsize=10)
+        ax.set_xticks(range(len(points)), [p.label() for p in points], rotation=30 if len(chosen) > 1 else 0,
+                      fontsize=8)
+        ax.set_xlabel(sweep_title(chosen), fontsize=8)
+        ax.set_title(name, fontsize=9)
     for ax in axes[len(names):]:
         ax.set_visible(False)
-    figure.suptitle(f"Sweep of {parameter.name} ({points[0].summary.games} games a value, "
-                    f"{points[0].summary.players} players; bars: 95 % CI)")
+    figure.suptitle(f"Sweep of {sweep_title(chosen)} ({points[0].summary.games} games a setting on the same "
+                    f"seeds, {points[0].summary.players} players; bars: 95 % CI)", fontsize=10)
     return figure

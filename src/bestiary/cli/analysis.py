@@ -20,7 +20,15 @@ from bestiary.analysis.report import Report, html_page, report_from_files
 from bestiary.analysis.results import check_suffix, write_results
 from bestiary.analysis.simulate import SimulationSpec
 from bestiary.analysis.summary import summarise
-from bestiary.analysis.sweep import parse_parameter, run_sweep, sweep_figure, sweep_markdown
+from bestiary.analysis.sweep import (
+    grid,
+    parse_parameter,
+    run_sweep,
+    sweep_figure,
+    sweep_markdown,
+    sweep_says,
+    sweep_title,
+)
 from bestiary.cli.main import console, fail, game_class_or_fail, parse_options
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
@@ -53,8 +61,16 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
         yield lambda finished: bar.advance(task, finished)
 
 
+def show_markdown(text: str) -> None:
+    """Rendered in a terminal; piped or redirected, the Markdown itself, whole lines however wide."""
+    if console.is_terminal:
+        console.print(Markdown(text))
+    else:
+        console.print(text, markup=False, highlight=False, crop=False, overflow="ignore", end="")
+
+
 def build_spec(game: str, players: int | None, agents: str, seed: int | None, option: list[str] | None,
-               cards: Path | None) -> SimulationSpec:
+               cards: Path | None, timing: bool = False) -> SimulationSpec:
     options = parse_options(option or [])
     if players is not None:
         options["players"] = players
@@ -67,7 +83,8 @@ def build_spec(game: str, players: int | None, agents: str, seed: int | None, op
         except (OSError, UnicodeDecodeError) as error:
             raise fail(f"{cards}: cannot read the card file: {error}") from None
     try:
-        return SimulationSpec(game, options, names, fresh_seed() if seed is None else seed, card_text)
+        return SimulationSpec(game, options, names, fresh_seed() if seed is None else seed, card_text,
+                              card_file_name=None if cards is None else str(cards), timing=timing)
     except BestiaryError as error:
         raise fail(str(error)) from None
 
@@ -84,9 +101,11 @@ def simulate_command(
     out: Annotated[Path | None, typer.Option(help="save the records: .jsonl, or .parquet")] = None,
     option: OptionOption = None,
     cards: CardsOption = None,
+    timing: Annotated[bool, typer.Option(
+        help="also record each agent's thinking time (then records differ from run to run)")] = False,
 ) -> None:
-    """Play many games between agents and record each (seats, result, length, card events)."""
-    spec = build_spec(game, players, agents, seed, option, cards)
+    """Play many games between agents and record each (seats, result, length, decisions, card events)."""
+    spec = build_spec(game, players, agents, seed, option, cards, timing)
     workers = jobs or default_jobs()
     console.print(f"Simulating {games} games of {game} ({spec.players} players; agents "
                   f"{', '.join(spec.agents)}; seed {spec.seed}; {workers} jobs, {backend} backend)")
@@ -102,7 +121,7 @@ def simulate_command(
     except BestiaryError as error:
         raise fail(str(error)) from None
     if out is None:
-        console.print(Markdown(Report([spec.header()], groups).markdown()))
+        show_markdown(Report([spec.header()], groups).markdown())
     else:
         console.print(f"Saved {games} game records to {escape(str(out))}; summarise them with: "
                       f"bestiary report {escape(str(out))}")
@@ -114,10 +133,12 @@ def report_command(
     markdown: Annotated[Path | None, typer.Option(help="write the summary as Markdown")] = None,
     plots: Annotated[Path | None, typer.Option(help="save each plot as a PNG in this folder")] = None,
     kind: Annotated[list[str] | None, typer.Option(
-        help="event kinds to detail card by card (default: the two most frequent), e.g. flip")] = None,
+        help="event kinds to detail card by card (default: the two most frequent that are not the score "
+             "itself), e.g. flip")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="do not print the summary")] = False,
 ) -> None:
-    """Summarise simulation results: seat advantage, agents, game length, drama, card effects."""
+    """Summarise simulation results: seat advantage, agents, decisions, game length, drama, card effects
+    (controlled for agent and seat)."""
     try:
         report = report_from_files(results, kind)
         text = report.markdown()
@@ -131,16 +152,16 @@ def report_command(
     except BestiaryError as error:
         raise fail(str(error)) from None
     if not quiet:
-        console.print(Markdown(text))
+        show_markdown(text)
     for path in [p for p in (markdown, html) if p is not None] + saved:
         console.print(f"Wrote {escape(str(path))}")
 
 
 def sweep_command(
     game: GameArgument,
-    param: Annotated[str, typer.Option(
+    param: Annotated[list[str], typer.Option(
         help="NAME=v1,v2,...: a game option (e.g. rechoose_on_takeover=false,true) or a card field "
-             "(card.<card id>.<field>, e.g. card.brook-trout.size=2,5,8)")],
+             "(card.<card id>.<field>, e.g. card.brook-trout.size=2,5,8); give several to sweep their grid")],
     games: GamesOption = 1000,
     players: PlayersOption = None,
     agents: AgentsOption = "heuristic",
@@ -155,22 +176,24 @@ def sweep_command(
     option: OptionOption = None,
     cards: CardsOption = None,
 ) -> None:
-    """Simulate once per value of a rule option or card field and compare the balance metrics."""
+    """Simulate each setting of one or more rule options or card fields, on the same seeds, and compare."""
     spec = build_spec(game, players, agents, seed, option, cards)
     try:
-        parameter = parse_parameter(param)
+        parameters = [parse_parameter(text) for text in param]
+        settings = len(grid(parameters))
     except BestiaryError as error:
         raise fail(str(error)) from None
     workers = jobs or default_jobs()
-    console.print(f"Sweeping {parameter.name} over {', '.join(map(str, parameter.values))}: {games} games each "
-                  f"of {game} ({spec.players} players; seed {spec.seed}; {workers} jobs)")
+    swept = "; ".join(f"{p.name} over {', '.join(map(str, p.values))}" for p in parameters)
+    console.print(f"Sweeping {swept} ({settings} settings): {games} games each of {game} ({spec.players} players; "
+                  f"seed {spec.seed}; {workers} jobs)")
     try:
-        with progress_bar(games * len(parameter.values), "games") as advance:
-            points = run_sweep(spec, parameter, games, workers, backend, address, advance, out_dir)
+        with progress_bar(games * settings, "games") as advance:
+            points = run_sweep(spec, parameters, games, workers, backend, address, advance, out_dir)
     except BestiaryError as error:
         raise fail(str(error)) from None
-    table = sweep_markdown(parameter, points)
-    console.print(Markdown(table))
+    table = sweep_markdown(parameters, points)
+    show_markdown(table)
     try:
         if markdown is not None:
             markdown.write_text(table, encoding="utf-8")
@@ -178,13 +201,15 @@ def sweep_command(
         if plot is None and html is None:
             return
         buffer = io.BytesIO()
-        sweep_figure(parameter, points).savefig(buffer, format="png", dpi=110)
+        sweep_figure(parameters, points).savefig(buffer, format="png", dpi=110)
         if plot is not None:
             plot.write_bytes(buffer.getvalue())
             console.print(f"Wrote {escape(str(plot))}")
         if html is not None:
-            title = f"Sweep of {parameter.name}"
-            page = html_page(title, f"# {title}\n\n{table}", {"sweep": buffer.getvalue()})
+            title = f"Sweep of {sweep_title(parameters)}"
+            notes = {"sweep": (f"Each metric against the setting of {sweep_title(parameters)}, with 95 % intervals.",
+                               sweep_says(parameters, points))}
+            page = html_page(title, f"# {title}\n\n{table}", {"sweep": buffer.getvalue()}, notes)
             html.write_text(page, encoding="utf-8")
             console.print(f"Wrote {escape(str(html))}")
     except OSError as error:

@@ -176,9 +176,10 @@ def scenario(files: Annotated[list[Path], typer.Argument(help="scenario files or
 app.command()(serve)
 
 # the analysis commands import this module's helpers, so they are added once those exist
-from bestiary.cli import analysis  # noqa: E402
+from bestiary.cli import analysis, tune  # noqa: E402
 
 analysis.register(app)
+tune.register(app)
 
 if __name__ == "__main__":
     app()

@@ -34,5 +34,5 @@ def king_fell_this_turn(player: int, left: int) -> Event:
     return Event("kingless", f"{seat(player)}'s King fell this turn: {left} turn(s) left to crown one.")
 
 
-def deployed(name: str, tile: str) -> Event:
-    return Event("deploy", f"{name} enters play on {tile}.")
+def deployed(name: str, tile: str, player: int, card: str) -> Event:
+    return Event("deploy", f"{name} enters play on {tile}.", None, {"player": player, "card": card})

@@ -282,7 +282,8 @@ def declare_attack(state: CritsState, combats: list[list[int]]) -> None:
     state.combats = combats
     for attacker, target, dice, _ in combats:
         state._log("attack", f"{state.name(attacker)} attacks {state.name(target)} with "
-                   f"{dice} {'die' if dice == 1 else 'dice'}.", attacker=attacker, target=target)
+                   f"{dice} {'die' if dice == 1 else 'dice'}.", attacker=attacker, target=target,
+                   player=state.side[attacker], card=state.piece_id(attacker))
     open_response_window(state)
 
 
@@ -357,7 +358,8 @@ def finish_defence_roll(state: CritsState) -> None:
                total=total)
     if state.attack_total > total:
         # CRITS-10: a higher attack defeats the defender.
-        state._log("defeat", f"{state.attack_total} beats {total}: {state.name(target)} is defeated.")
+        state._log("defeat", f"{state.attack_total} beats {total}: {state.name(target)} is defeated.",
+                   player=state.side[attacker], owner=state.side[target], cards=[state.piece_id(target)])
         defeat(state, target, attacker)
         next_combat(state)
         return
@@ -546,7 +548,8 @@ def deploy(state: CritsState, piece: int, tile: int) -> None:
     state.put(piece, tile)
     lasts = EFFECTS.run(state.game.effects[state.card[piece]]["split-second"], state, piece)
     state.lasts[piece] = int(lasts)
-    state._log_later(events.deployed, state.name(piece), state.game.tile_names[tile])
+    state._log_later(events.deployed, state.name(piece), state.game.tile_names[tile], state.side[piece],
+                     state.piece_id(piece))
     after_effect(state)
 
 

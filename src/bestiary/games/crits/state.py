@@ -194,6 +194,10 @@ class CritsState(State):
     def card_name(self, piece: int) -> str:
         return self.game.cards[self.card[piece]].name
 
+    def piece_id(self, piece: int) -> str:
+        """The card id of a piece, for the event log."""
+        return self.game.cards[self.card[piece]].id
+
     def name(self, piece: int) -> str:
         return self.game.seat_names[self.side[piece]][self.card[piece]]
 

@@ -69,7 +69,7 @@ def tied(game: CritterCapture, challenger: int, card: int, under: int) -> Event:
 def corralled(game: CritterCapture, player: int, cards: tuple[int, ...], verb: str) -> Event:
     names = ", ".join([game.cards[c].name for c in cards])
     return Event("corral", f"{seat(player)} {verb} {names}.", None,
-                 {"player": player, "cards": [game.instance_ids[c] for c in cards]})
+                 {"player": player, "cards": [game.instance_ids[c] for c in cards], "gain": len(cards)})
 
 
 def final_choice(chooser: int) -> Event:

@@ -147,7 +147,9 @@ def defeated(game: CubeCreatures, owner: int, creature: int, by_player: int, pil
             f"({pile} of {game.options.win_at}).")
     if guard is not None:
         text += f" {game.cards[guard].name} is now {seat(owner)}'s Guard."
-    return Event("defeat", text, None, {"player": by_player, "owner": owner, "card": game.ids[creature]})
+    # `cards` and `gain`: the creature goes to the victor's victory pile, which is the score.
+    return Event("defeat", text, None, {"player": by_player, "owner": owner, "cards": [game.ids[creature]],
+                                        "gain": 1})
 
 
 # -- card effects ---------------------------------------------------------------------------------

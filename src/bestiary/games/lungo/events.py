@@ -28,7 +28,8 @@ def goal_dealt(player: int) -> Event:
 
 
 def goal_shown(game: CreaturesOfLungo, player: int, goal: int) -> Event:
-    return Event("goal-private", f"Your secret goal: {game.goal_cards[goal].name}.", (player,))
+    return Event("goal-private", f"Your secret goal: {game.goal_cards[goal].name}.", (player,),
+                 {"player": player, "card": game.goal_cards[goal].id})
 
 
 def pile_refilled() -> Event:

@@ -1,0 +1,165 @@
+"""Skill against luck: how far playing better moves a game's result (after Ludii's skill trace).
+
+Each agent of a ladder (random, heuristic, then searches of growing strength) plays against a fixed
+reference agent in every other seat, seats rotated game by game, on the same deals. Its win rate per seat,
+against the fair share, says how much skill the game rewards; the best agent against itself says how much
+the seat alone decides. One number sums it up: the skill share, the best agent's win rate against the
+reference rescaled so that a fair share is 0 (pure luck: skill never shows) and always winning is 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bestiary.analysis.backends import simulate
+from bestiary.analysis.report import new_figure
+from bestiary.analysis.simulate import SimulationSpec
+from bestiary.analysis.stats import Rate
+from bestiary.analysis.summary import GroupSummary
+from bestiary.core.errors import OptionError
+
+LADDER = ("random", "heuristic", "mcts:easy", "mcts:medium", "mcts:hard")
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+@dataclass(frozen=True)
+class Rung:
+    agent: str
+    summary: GroupSummary  # the games of this agent against the reference
+
+    @property
+    def rate(self) -> Rate:
+        """The win rate of the ladder agent's seat: the lineup (agent, reference, ...) turns one seat a game,
+        so in game g the agent sits in seat -g (mod players); the reference against itself comes out as the
+        same seat's rate, a measured control rather than a fair share by definition."""
+        players = self.summary.players
+        wins = sum(shares[-game % players] for game, shares in enumerate(self.summary.seat_shares))
+        return Rate.of(wins, self.summary.games)
+
+    def seconds_per_decision(self) -> float | None:
+        return self.summary.decisions[self.agent].seconds_per_decision()
+
+
+@dataclass(frozen=True)
+class SkillTrace:
+    game: str
+    players: int
+    reference: str
+    rungs: tuple[Rung, ...]
+    mirror: str  # the agent that played itself: the best rung unless chosen
+    self_play: GroupSummary  # that agent in every seat
+    games: int
+
+    @property
+    def fair(self) -> float:
+        return 1 / self.players
+
+    def best(self) -> Rung:
+        """The rung with the highest win rate, the reference's own (the control) left out."""
+        return best_rung(self.rungs, self.reference)
+
+    def skill_share(self) -> tuple[float, float, float]:
+        """(value, low, high): the best rung's win rate rescaled from [fair share, 1] to [0, 1]."""
+        rate = self.best().rate
+
+        def scale(x: float) -> float:
+            return (x - self.fair) / (1 - self.fair)
+
+        return scale(rate.rate), scale(rate.low), scale(rate.high)
+
+    def markdown(self) -> str:
+        lines = [f"# Skill against luck: {self.game}, {self.players} players", "",
+                 f"Each agent against {self.reference} in every other seat, seats rotated each game, "
+                 f"{self.games} games a rung on the same deals; win rate per seat played, 95 % Wilson intervals; "
+                 f"a fair share is {self.fair:.1%}.", "",
+                 "| agent | win rate [95 % CI] | against a fair share | time a decision |", "|---|---|---|---|"]
+        for rung in self.rungs:
+            rate = rung.rate
+            verdict = "above" if rate.low > self.fair else "below" if rate.high < self.fair else "within"
+            seconds = rung.seconds_per_decision()
+            timing = "n/a" if seconds is None else f"{seconds * 1000:.1f} ms"
+            lines.append(f"| {rung.agent} | {rate} | {verdict} | {timing} |")
+        value, low, high = self.skill_share()
+        first = self.self_play.position_rates()[0]
+        lines += ["", f"Skill share: **{value:.2f}** [{low:.2f}, {high:.2f}] (0 = the result is luck, 1 = the better "
+                  f"player always wins; the best agent, {self.best().agent}, against {self.reference}).",
+                  f"{self.mirror} against itself: the first seat wins {first} (fair {self.fair:.1%}).", "",
+                  f"What this says: {self.says()}"]
+        return "\n".join(lines) + "\n"
+
+    def says(self) -> str:
+        best = self.best()
+        value, low, high = self.skill_share()
+        first = self.self_play.position_rates()[0]
+        seat = ("the first seat's edge is within chance" if first.low <= self.fair <= first.high else
+                f"the first seat wins {abs(first.rate - self.fair) * 100:.1f} points "
+                f"{'more' if first.rate > self.fair else 'less'} than a fair share")
+        if high < 0.2:
+            strength = "skill barely shows"
+        elif low > 0.5:
+            strength = "skill decides most games"
+        elif low > 0.2:
+            strength = "skill clearly counts, luck too"
+        else:
+            strength = f"{self.games} games a rung cannot say how much skill counts"
+        return (f"{best.agent} wins {best.rate.rate:.0%} of its seats against {self.reference} (fair {self.fair:.0%}), "
+                f"a skill share of {value:.2f} [{low:.2f}, {high:.2f}]: {strength}; with {self.mirror} in every seat "
+                f"{seat}.")
+
+    def figure(self) -> Figure:
+        figure = new_figure(figsize=(10, 4))
+        rates, timing = figure.subplots(1, 2, width_ratios=(3, 2))
+        names = [r.agent for r in self.rungs]
+        values = [r.rate.rate for r in self.rungs]
+        errors = [[r.rate.rate - r.rate.low for r in self.rungs], [r.rate.high - r.rate.rate for r in self.rungs]]
+        rates.errorbar(range(len(names)), values, yerr=errors, fmt="o-", capsize=4)
+        rates.axhline(self.fair, color="black", linestyle="--", linewidth=1, label=f"fair share 1/{self.players}")
+        rates.set_xticks(range(len(names)), names, rotation=20, fontsize=8)
+        rates.set_ylim(0, 1.05)
+        rates.yaxis.set_major_formatter("{x:.0%}")
+        rates.set_ylabel(f"win rate against {self.reference} (95 % CI)")
+        rates.set_title(f"Skill trace: {self.game}, {self.players} players\n{self.games} games a rung", fontsize=10)
+        rates.legend(fontsize="small")
+        timed = [(r.agent, r.seconds_per_decision()) for r in self.rungs]
+        shown = [(name, seconds) for name, seconds in timed if seconds is not None and seconds > 0]
+        if shown:
+            timing.barh([n for n, _ in shown], [s * 1000 for _, s in shown], color="#7f8c8d")
+            timing.set_xscale("log")
+            timing.set_xlabel("ms a decision, log scale")
+            timing.set_title("Thinking time\n(busy shared machine)", fontsize=10)
+        else:
+            timing.set_visible(False)
+        return figure
+
+
+def skill_trace(game: str, players: int, games: int, seed: int, ladder: Sequence[str] = LADDER,
+                reference: str = "random", jobs: int = 1, options: dict[str, object] | None = None,
+                progress: Callable[[int], None] | None = None, self_play: str | None = None) -> SkillTrace:
+    """Play each rung against the reference, then the best rung (or `self_play`) against itself."""
+    if not ladder:
+        raise OptionError("the ladder needs at least one agent")
+    if games < 1:
+        raise OptionError(f"-n, the games a rung, must be at least 1, not {games}")
+    settings = {**(options or {}), "players": players}
+    specs = [SimulationSpec(game, settings, (agent, *[reference] * (players - 1)), seed, timing=True)
+             for agent in ladder]  # every rung checked before anything runs
+    rungs = [Rung(agent, play(spec, games, jobs, progress)) for agent, spec in zip(ladder, specs, strict=True)]
+    mirror = self_play or best_rung(rungs, reference).agent
+    mirrored = play(SimulationSpec(game, settings, (mirror,), seed, timing=True), games, jobs, progress)
+    return SkillTrace(game, players, reference, tuple(rungs), mirror, mirrored, games)
+
+
+def best_rung(rungs: Sequence[Rung], reference: str) -> Rung:
+    challengers = [r for r in rungs if r.agent != reference] or list(rungs)
+    return max(challengers, key=lambda r: r.rate.rate)
+
+
+def play(spec: SimulationSpec, games: int, jobs: int, progress: Callable[[int], None] | None) -> GroupSummary:
+    summary = GroupSummary(spec.players)
+    for record in simulate(spec, games, jobs, progress=progress):
+        summary.add(record)
+    return summary
