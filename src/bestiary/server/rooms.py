@@ -301,7 +301,7 @@ class Room:
         if version != self.version:
             # Inside a window each listed player answers independently: a move chosen after the window
             # opened still counts after the others' answers (not after the mover's own: that would be a
-            # replay); in a race the first arrival has closed it.
+            # replay); in a race the first move other than a pass has closed it.
             window = self.window
             if (window is None or not window.opened_at_version <= version <= self.version or seat not in to_act
                     or any(player == seat for player, _ in self.state.history()[version:])):
@@ -348,9 +348,11 @@ class Room:
         if kind not in WINDOW_KINDS:
             return None
         players = frozenset(state.players_to_act())
-        # A window lasts while its players answer one by one; a race ends with its first arrival.
+        # A window lasts while its players answer one by one; a race ends with its first move that is not a
+        # pass (LUNGO-53: a pass takes only its sender out of the race).
         window = self.window
-        if window is None or window.kind != kind or kind == "race" or not players <= window.players:
+        if (window is None or window.kind != kind or not players <= window.players
+                or (kind == "race" and not still_racing(state, window, players))):
             window = OpenWindow(kind, players, len(state.history()),  # type: ignore[arg-type]
                                 asyncio.get_running_loop().time() + self.window_seconds)
         return window
@@ -365,7 +367,8 @@ class Room:
             kind = self.state.decision_kind()
             if kind in WINDOW_KINDS:
                 left = (as_utc(closes_at) - now()).total_seconds()
-                self.window = OpenWindow(kind, frozenset(self.state.players_to_act()),  # type: ignore[arg-type]
+                answered = {player for player, _ in self.state.history()[opened_at:]}
+                self.window = OpenWindow(kind, frozenset(self.state.players_to_act()) | answered,  # type: ignore[arg-type]
                                          opened_at, asyncio.get_running_loop().time() + max(0.0, left))
                 return
         self.window = self.window_after(self.state, self.status)
@@ -484,6 +487,16 @@ class Room:
         return protocol.ReplayView(step=step, steps=len(history), observation=state.observation(seat),
                                    events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data))
                                            for e in state.events(seat)])
+
+
+def still_racing(state: State, window: OpenWindow, players: frozenset[int]) -> bool:
+    """Whether the race `window` goes on in `state`: every move since it opened is a pass by one of its
+    players, and the players still listed are exactly those who have not passed (once all have, the next
+    race is another)."""
+    moves = state.history()[window.opened_at_version:]
+    passed = {player for player, action in moves}
+    return (all(player in window.players and str(action) == PASS for player, action in moves)
+            and players == window.players - passed)
 
 
 class Hub:
