@@ -27,6 +27,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 HELLO_SECONDS = 15.0
 HTTP_ERRORS = {400: "bad-request", 404: "not-found", 405: "bad-method", 413: "too-large"}
 CLOSE_POLICY, CLOSE_TOO_BIG = 1008, 1009  # RFC 6455 close codes
+DRAIN_SECONDS = 10.0  # how long a connection being closed may take to read the answers queued for it
+HANG_UP: dict[str, Any] = {}  # put in an outbox after its last message: the writer stops there
 
 Token = Annotated[str | None, Header(alias="Authorization", description="Bearer <seat token>")]
 
@@ -291,8 +293,11 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
                 if answer is not None:
                     connection.outbox.put_nowait(answer)
         except TooManyStrikes as abuse:
-            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-                await websocket.send_json(error_message(abuse.error))
+            # the answers queued for the earlier messages go first, then the closing one, then the close
+            connection.outbox.put_nowait(error_message(abuse.error))
+            connection.outbox.put_nowait(HANG_UP)
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
+                await asyncio.wait_for(asyncio.shield(writer), DRAIN_SECONDS)
                 await websocket.close(code=abuse.close_code)
         except WebSocketDisconnect:
             pass
@@ -355,6 +360,7 @@ async def handle(room: Room, token: str | None, raw: str) -> dict[str, Any] | No
 
 
 async def write_outbox(websocket: WebSocket, connection: Connection) -> None:
+    """Sends the connection's messages in order until HANG_UP."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            await websocket.send_json(await connection.outbox.get())
+        while (message := await connection.outbox.get()) is not HANG_UP:
+            await websocket.send_json(message)
