@@ -171,6 +171,13 @@ class Store:
         with self.engine.begin() as connection:
             connection.execute(rooms.update().where(rooms.c.code == code).values(**values))
 
+    def delete_room(self, code: str) -> None:
+        """A room with its seats and moves (a waiting room nobody came to)."""
+        with self.engine.begin() as connection:
+            connection.execute(moves.delete().where(moves.c.room_code == code))
+            connection.execute(seats.delete().where(seats.c.room_code == code))
+            connection.execute(rooms.delete().where(rooms.c.code == code))
+
     def room_codes(self, statuses: tuple[str, ...]) -> list[str]:
         with self.engine.connect() as connection:
             return list(connection.execute(

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import itertools
 import logging
 import random
 import re
 import secrets
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -31,13 +30,14 @@ from bestiary.core.errors import BestiaryError
 from bestiary.core.registry import game_class, list_games, load_game
 from bestiary.server import protocol
 from bestiary.server.db import Store, as_utc, hash_token, now
+from bestiary.server.limits import DEFAULT_OPTION_RANGES, LOBBY_PAGE, ConfiguredGames, OptionRange, out_of_range
+from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 
 WINDOW_KINDS = ("response", "race", "simultaneous")
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
 PASS = "pass"  # the action a response window's player takes by not answering in time
 T = TypeVar("T")
-GAMES_KEPT = 64  # configured games kept for new rooms; any number of option sets may be asked for
 ROOM_CODE = re.compile(r"[A-Za-z0-9_-]{16}")  # secrets.token_urlsafe(12): 96 random bits
 ONLINE_AGENT = re.compile(r"[a-z][a-z0-9_-]*(:[a-z]+)?")  # a name and at most a level: no custom search budgets
 
@@ -97,6 +97,13 @@ class Settings:
     max_strikes: int = 20  # oversized, binary or over-rate messages a connection may send before it is closed
     max_body_bytes: int = 65536  # one REST request body
     finished_room_seconds: float = 300.0  # a finished room leaves memory this long after its last connection
+    # what one client may make the server build and keep (server/limits.py, docs/reliability.md)
+    option_ranges: tuple[OptionRange, ...] = DEFAULT_OPTION_RANGES  # the options that build a larger game
+    games_kept: int = 16  # configured games held for new rooms, the least recently used dropped first
+    waiting_rooms_per_address: int = 20  # rooms one address may have waiting for players at once
+    max_waiting_rooms: int = 1000  # rooms waiting for players on the whole server
+    waiting_room_seconds: float = 900.0  # a waiting room with nobody connected is deleted after this long
+    bot_processes: int = 1  # processes search bots think in; at most this many searches at once (0: threads)
 
 
 class Room:
@@ -123,6 +130,8 @@ class Room:
         self.timers: list[asyncio.Task[None]] = []
         self.grace_timers: list[asyncio.Task[None]] = []  # apart from `timers`: a move must not cancel them
         self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
+        self.creator: str | None = None  # the address that made it, while it waits for players
+        self.idle_since = asyncio.get_running_loop().time()  # when last seen waiting with nobody connected
 
     # -- what anyone may see ------------------------------------------------------------------------
     @property
@@ -188,6 +197,7 @@ class Room:
             await self.store(self.hub.store.update_seat, self.code, seat_number, token_hash=token_hash,
                              name=seat_name)
             seat.token_hash, seat.name = token_hash, seat_name
+            self.idle_since = asyncio.get_running_loop().time()
             if self.status == "waiting" and self.full():
                 await self.start_when_stored()
             else:
@@ -415,6 +425,17 @@ class Room:
             self.due_now.add(task)
             task.add_done_callback(self.due_now.discard)
 
+    async def expire(self) -> None:
+        """A waiting room nobody came to: deleted, from memory and from the database."""
+        async with self.lock:
+            if self.status != "waiting" or self.connections or self.hub.rooms.get(self.code) is not self:
+                return
+            await self.store(self.hub.store.delete_room, self.code)
+            log.info("room %s: waited with nobody connected for %ss, deleted", self.code,
+                     self.hub.settings.waiting_room_seconds)
+            del self.hub.rooms[self.code]
+            self.close()
+
     async def evict_when_idle(self) -> None:
         """A finished room leaves memory once no one watches it; it loads again from the database on demand."""
         if self.connections:
@@ -439,10 +460,16 @@ class Room:
 
     async def play_for(self, player: int, agent: Agent) -> None:
         """The agent's move for the seat, chosen from what that seat may see. A search thinks for a second or
-        more: it does so in a worker thread, so that the other rooms, and this room's watchers, are served
-        meanwhile; the room's lock, held by every job, keeps its state still until the move is made."""
-        thinking_rng = random.Random(self.rng.getrandbits(64))  # the thread's own: the room's stays on the loop
-        action = await asyncio.to_thread(agent.act, SeatView(self.state, player), thinking_rng)
+        more: it does so in the server's pool of processes (server/thinking.py; another agent on a worker
+        thread), so that the other rooms, and this room's watchers, are served meanwhile; the room's lock,
+        held by every job, keeps its state still until the move is made."""
+        seed = self.rng.getrandbits(64)  # the thinker's own generator: the room's stays on the loop
+        thinkers = self.hub.thinkers
+        if thinkers is not None and searches(agent):
+            priority = PEOPLE_FIRST if any(s.kind == "human" for s in self.seats) else BOTS_ONLY
+            action: Any = await thinkers.act(agent, self.state, player, seed, priority)
+        else:
+            action = await asyncio.to_thread(agent.act, SeatView(self.state, player), random.Random(seed))
         candidate = self.state.clone()
         candidate.apply_action(action, player=player)
         await self.commit_state(candidate, [(self.version, player, str(action))])
@@ -506,20 +533,28 @@ class Hub:
         self.store = store
         self.settings = settings or Settings()
         self.rooms: dict[str, Room] = {}
-        self.games: OrderedDict[str, Game] = OrderedDict()  # the most recently used, up to GAMES_KEPT
+        self.games = ConfiguredGames(self.settings.games_kept, load_game)
+        self.loading: dict[str, asyncio.Future[Room | None]] = {}  # rooms being read from the database
+        self.thinkers = Thinkers(self.settings.bot_processes) if self.settings.bot_processes > 0 else None
+        self.sweeper: asyncio.Task[None] | None = None
 
-    def game(self, name: str, options: dict[str, Any]) -> Game:
-        """The configured game, shared by every room that plays it with these options (a Game is immutable):
-        making one parses its card files and builds its action tables, which takes longer than a hundred moves."""
-        key = json.dumps([name, options], sort_keys=True)
-        if key not in self.games:
-            self.games[key] = load_game(name, **options)
-            if len(self.games) > GAMES_KEPT:
-                self.games.popitem(last=False)
-        self.games.move_to_end(key)
-        return self.games[key]
+    async def game(self, name: str, options: dict[str, Any]) -> Game:
+        """The configured game, shared by every room that plays it with these options (server/limits.py)."""
+        return await self.games.get(name, options)
 
-    async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None) -> Room:
+    def waiting_room_allowed(self, address: str | None) -> None:
+        """Refuses a new waiting room past the server's bound, or past the bound for one address."""
+        waiting = [room for room in self.rooms.values() if room.status == "waiting"]
+        if len(waiting) >= self.settings.max_waiting_rooms:
+            raise ServerError("too-many-rooms", f"{len(waiting)} rooms are waiting for players, as many as this "
+                                                f"server holds: join one from the lobby, or try again later", 503)
+        mine = sum(room.creator == address for room in waiting) if address is not None else 0
+        if mine >= self.settings.waiting_rooms_per_address:
+            raise ServerError("too-many-rooms", f"you have {mine} rooms waiting for players, as many as one "
+                                                f"address may: start or leave one first", 429)
+
+    async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None,
+                     address: str | None = None) -> Room:
         try:
             cls = game_class(request.game)
             options = dict(request.options)
@@ -529,7 +564,14 @@ class Hub:
             if files:  # paths on the server's disk: not a client's to choose or read
                 raise ServerError("bad-room", f"the server plays only its own card sets and armies; "
                                               f"{', '.join(map(repr, files))} cannot be used online")
-            game = self.game(request.game, parsed.model_dump(mode="json"))
+            chosen = parsed.model_dump(mode="json")
+            refusal = out_of_range(request.game, chosen, self.settings.option_ranges)
+            if refusal is not None:
+                raise ServerError("bad-room", refusal)
+            bots = [spec for spec in request.seats or [] if spec.kind == "bot"]
+            if len(bots) != chosen.get("players"):  # a room of bots only starts at once: it never waits
+                self.waiting_room_allowed(address)
+            game = await self.game(request.game, chosen)
             specs = list(request.seats or [])
             if len(specs) > game.num_players:
                 raise ServerError("bad-seats", f"{len(specs)} seats given for {game.num_players} players")
@@ -548,6 +590,7 @@ class Hub:
         code = secrets.token_urlsafe(12)
         seed = secrets.randbits(62)
         room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds)
+        room.creator = address
         await room.store(
             self.store.create_room,
             {"code": code, "game": game.info.name, "options": game.options_dict(), "seed": seed,
@@ -561,13 +604,13 @@ class Hub:
                 await room.start_when_stored()
         return room
 
-    def room(self, code: str) -> Room:
+    async def room(self, code: str) -> Room:
         if not ROOM_CODE.fullmatch(code):  # not one of ours: no need to ask the database
             raise ServerError("no-room", "no room has this code", 404)
         room = self.rooms.get(code)
         if room is None:
             try:
-                room = self.load(code)
+                room = await self.load(code)
             except BestiaryError as error:
                 raise ServerError("cannot-load", f"this room's game cannot be set up here: {error}", 409) from None
             except SQLAlchemyError:
@@ -578,13 +621,28 @@ class Hub:
             raise ServerError("no-room", "no room has this code", 404)
         return room
 
-    def load(self, code: str) -> Room | None:
-        """A room from its record: the initial state with every stored move applied again."""
-        stored = self.store.load_room(code)
+    async def load(self, code: str) -> Room | None:
+        """A room from its record: the initial state with every stored move applied again. Requests for a room
+        being loaded wait for that load."""
+        if code in self.loading:
+            return await asyncio.shield(self.loading[code])
+        self.loading[code] = asyncio.get_running_loop().create_future()
+        try:
+            room = await self.read(code)
+        except BaseException as error:
+            self.loading.pop(code).set_exception(error)
+            raise
+        self.loading.pop(code).set_result(room)
+        return room
+
+    async def read(self, code: str) -> Room | None:
+        stored = await self.store.run(self.store.load_room, code)
+        if code in self.rooms:  # made or loaded meanwhile
+            return self.rooms[code]
         if stored is None:
             return None
         row, seat_rows, move_rows = stored
-        game = self.game(row["game"], row["options"])
+        game = await self.game(row["game"], row["options"])
         seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]) for r in seat_rows]
         room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["turn_seconds"], row["status"],
                     row["result"], row["rematch"])
@@ -597,11 +655,13 @@ class Hub:
         return room
 
     async def resume(self) -> int:
-        """After a start: every unfinished game back in play, its bots and windows running again."""
+        """After a start: every unfinished game back in play, its bots and windows running again, and waiting
+        rooms that nobody visits set to expire."""
+        self.sweeper = asyncio.get_running_loop().create_task(self.expire_waiting_rooms())
         codes = await self.store.run(self.store.room_codes, ("waiting", "playing"))
         for code in codes:
             try:
-                room = self.rooms.get(code) or self.load(code)
+                room = self.rooms.get(code) or await self.load(code)
             except BestiaryError as error:  # e.g. a record from older rules: keep it, play the rest
                 log.error("room %s cannot resume: %s", code, error)
                 continue
@@ -610,19 +670,36 @@ class Hub:
                     room.changed()
         return len(codes)
 
-    def open_rooms(self) -> list[protocol.RoomInfo]:
-        return [room.info() for room in self.rooms.values()
-                if room.status == "waiting" and any(not s.info().taken for s in room.seats)]
+    def open_rooms(self, offset: int = 0, limit: int = LOBBY_PAGE) -> list[protocol.RoomInfo]:
+        """One page of the rooms waiting for players, oldest first."""
+        waiting = (room for room in self.rooms.values()
+                   if room.status == "waiting" and any(not s.info().taken for s in room.seats))
+        return [room.info() for room in itertools.islice(waiting, offset, offset + limit)]
 
-    async def rematch(self, code: str) -> Room:
-        room = self.room(code)
+    async def expire_waiting_rooms(self) -> None:
+        """Now and then: a waiting room that has had nobody connected for `waiting_room_seconds` is deleted."""
+        bound = self.settings.waiting_room_seconds
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(30.0, bound / 4))
+            for room in [room for room in self.rooms.values() if room.status == "waiting"]:
+                if room.connections:
+                    room.idle_since = loop.time()
+                elif loop.time() - room.idle_since >= bound:
+                    try:
+                        await room.expire()
+                    except ServerError as error:  # the database is away: the next sweep tries again
+                        log.warning("room %s: not expired (%s)", room.code, error.message)
+
+    async def rematch(self, code: str, address: str | None = None) -> Room:
+        room = await self.room(code)
         if room.rematch is not None:
-            return self.room(room.rematch)
+            return await self.room(room.rematch)
         seats = [protocol.SeatSpec(kind=s.kind, agent=s.agent) for s in room.seats]
         new = await self.create(protocol.CreateRoom(game=room.game.info.name, options=room.game.options_dict(),
                                                     seats=seats, window_seconds=room.window_seconds,
                                                     turn_seconds=room.turn_seconds),
-                                rematch_of=code)
+                                rematch_of=code, address=address)
         async with room.lock:
             await room.store(self.store.update_room, code, rematch=new.code)
             room.rematch = new.code
@@ -630,6 +707,10 @@ class Hub:
         return new
 
     def close(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+        if self.thinkers is not None:
+            self.thinkers.close()
         for room in self.rooms.values():
             room.close()
         self.store.close()
