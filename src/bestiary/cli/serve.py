@@ -31,12 +31,27 @@ def serve(
     max_body_bytes: Annotated[int, typer.Option(help="largest REST request body, in bytes")] = 65536,
     finished_room_seconds: Annotated[float, typer.Option(
         help="seconds a finished room stays in memory after its last connection (it reloads on demand)")] = 300.0,
+    option_range: Annotated[list[str] | None, typer.Option(
+        help="GAME.OPTION=LOW..HIGH: the values of an option that builds a larger game this server plays, e.g. "
+             "crits-creatures.width=4..16 (repeat it; any given replaces the defaults, docs/reliability.md)")
+    ] = None,
+    games_kept: Annotated[int, typer.Option(help="configured games (game and options) held in memory for new rooms")
+                          ] = 16,
+    waiting_rooms_per_address: Annotated[int, typer.Option(
+        help="rooms one client address may have waiting for players at once")] = 20,
+    max_waiting_rooms: Annotated[int, typer.Option(help="rooms waiting for players on the whole server")] = 1000,
+    waiting_room_seconds: Annotated[float, typer.Option(
+        help="seconds a waiting room with nobody connected is kept before it is deleted")] = 900.0,
+    bot_processes: Annotated[int, typer.Option(
+        help="processes search bots think in: at most this many searches at once, rooms with people first "
+             "(0: on threads in the server's process)")] = 1,
 ) -> None:
     """Serve Bestiary online: open http://HOST:PORT in a browser to create a room and play."""
     try:
         import uvicorn
 
         from bestiary.server.app import create_app
+        from bestiary.server.limits import DEFAULT_OPTION_RANGES, OptionRange
         from bestiary.server.rooms import Settings
     except ImportError as error:
         typer.echo(f"error: the server needs its extra packages ({error.name} is missing): "
@@ -46,10 +61,17 @@ def serve(
         data_dir.mkdir(parents=True, exist_ok=True)
         database_url = f"sqlite:///{data_dir / 'bestiary.sqlite3'}"
     typer.echo(f"Bestiary on http://{host}:{port}/  (database: {database_url.split('@')[-1]})")
+    try:
+        ranges = tuple(OptionRange.parse(text) for text in option_range) if option_range else DEFAULT_OPTION_RANGES
+    except ValueError as error:
+        typer.echo(f"error: --option-range: {error}", err=True)
+        raise typer.Exit(2) from None
     settings = Settings(bot_delay=bot_delay, disconnect_grace=disconnect_grace or None,
                         max_message_bytes=max_message_bytes, message_rate=message_rate, message_burst=message_burst,
                         max_strikes=max_strikes, max_body_bytes=max_body_bytes,
-                        finished_room_seconds=finished_room_seconds)
+                        finished_room_seconds=finished_room_seconds, option_ranges=ranges, games_kept=games_kept,
+                        waiting_rooms_per_address=waiting_rooms_per_address, max_waiting_rooms=max_waiting_rooms,
+                        waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes)
     # uvicorn drops a frame over ws_max_size without a word: keep that bound well above ours, which answers
     uvicorn.run(create_app(database_url, settings), host=host, port=port, log_level="info",
                 ws_max_size=max(16 * max_message_bytes, 1 << 20))
