@@ -100,9 +100,10 @@ def serve(database_url: str, fd: int, bot_delay: float) -> None:
     register_game(SecretDuel)
     # Bots answer at once and a disconnected seat is held for ever: the clients' scripts play every seat
     # they hold themselves, however long a restart takes. Scripts play as fast as the server answers, so the
-    # per-connection rate limit (tests/server/test_limits.py) is lifted.
+    # per-connection rate limit (tests/server/test_limits.py) is lifted, and every room comes from one
+    # address, so the bound on waiting rooms per address (tests/server/test_bounds.py) is too.
     settings = Settings(bot_delay=bot_delay, reaction_scale=0.0, disconnect_grace=None, message_rate=1e6,
-                        message_burst=1_000_000)
+                        message_burst=1_000_000, waiting_rooms_per_address=1_000_000)
     server = uvicorn.Server(uvicorn.Config(create_app(database_url, settings), log_level="warning"))
     # uvicorn raises SIGTERM again once it has shut down: exit normally then, so a profiler can write its file
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -37,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 T = TypeVar("T")
+MoveWrite = tuple[str, list[tuple[int, int, str]], dict[str, Any]]  # a room's code, new moves, new room values
 CONNECT_SECONDS = 5
 POOLED_WORKERS = 4  # below SQLAlchemy's default pool of 5 connections, so no write waits for a connection
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -157,15 +158,18 @@ class Store:
         with self.engine.begin() as connection:
             connection.execute(seats.update().where(seats.c.room_code == code, seats.c.seat == seat).values(**values))
 
-    def record_moves(self, code: str, new_moves: list[tuple[int, int, str]], **room_values: Any) -> None:
-        """Moves as (number, player, action text); the primary key refuses a number stored twice."""
+    def record_moves(self, writes: list[MoveWrite]) -> None:
+        """Each room's new moves, as (number, player, action text), and new room values, all in one
+        transaction (server/commits.py); the primary key refuses a move number stored twice."""
+        at = now()
         with self.engine.begin() as connection:
-            if new_moves:
-                connection.execute(moves.insert(), [
-                    {"room_code": code, "number": number, "player": player, "action": action, "at": now()}
-                    for number, player, action in new_moves])
-            if room_values:
-                connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
+            rows = [{"room_code": code, "number": number, "player": player, "action": action, "at": at}
+                    for code, new_moves, _ in writes for number, player, action in new_moves]
+            if rows:
+                connection.execute(moves.insert(), rows)
+            for code, _, room_values in writes:
+                if room_values:
+                    connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
 
     def update_room(self, code: str, **values: Any) -> None:
         with self.engine.begin() as connection:

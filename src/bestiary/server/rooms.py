@@ -29,6 +29,7 @@ from bestiary.core.chance import sample_chance
 from bestiary.core.errors import BestiaryError
 from bestiary.core.registry import game_class, list_games, load_game
 from bestiary.server import protocol
+from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc, hash_token, now
 from bestiary.server.limits import DEFAULT_OPTION_RANGES, LOBBY_PAGE, ConfiguredGames, OptionRange, out_of_range
 from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
@@ -36,6 +37,7 @@ from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 WINDOW_KINDS = ("response", "race", "simultaneous")
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
+UNAVAILABLE = "the database is not answering, so nothing was changed; try again in a moment"
 PASS = "pass"  # the action a response window's player takes by not answering in time
 T = TypeVar("T")
 ROOM_CODE = re.compile(r"[A-Za-z0-9_-]{16}")  # secrets.token_urlsafe(12): 96 random bits
@@ -282,8 +284,7 @@ class Room:
             return await self.hub.store.run(method, *args, **kwargs)
         except SQLAlchemyError:
             log.exception("room %s: the database refused %s", self.code, getattr(method, "__name__", method))
-            raise ServerError("unavailable", "the database is not answering, so nothing was changed; try again "
-                                             "in a moment", 503) from None
+            raise ServerError("unavailable", UNAVAILABLE, 503) from None
 
     # -- moves --------------------------------------------------------------------------------------
     async def move(self, token: str | None, text: str, version: int) -> int:
@@ -334,7 +335,7 @@ class Room:
         window = self.window_after(candidate, values["status"])
         values.update(window_opened_at=None if window is None else window.opened_at_version,
                       window_closes_at=None if window is None else self.wall_clock(window.deadline))
-        write = asyncio.ensure_future(self.store(self.hub.store.record_moves, self.code, made, **values))
+        write = asyncio.ensure_future(self.record(made, values))
         try:
             await asyncio.shield(write)
         except asyncio.CancelledError:
@@ -343,6 +344,15 @@ class Room:
             self.adopt(candidate, window, values)
             raise
         self.adopt(candidate, window, values)
+
+    async def record(self, made: list[tuple[int, int, str]], values: dict[str, Any]) -> None:
+        """The moves and room values committed with other rooms' (server/commits.py); a database that is away
+        is a clean refusal that changed nothing."""
+        try:
+            await self.hub.commits.record(self.code, made, values)
+        except SQLAlchemyError:
+            log.exception("room %s: the database refused the moves", self.code)
+            raise ServerError("unavailable", UNAVAILABLE, 503) from None
 
     def adopt(self, candidate: State, window: OpenWindow | None, values: dict[str, Any]) -> None:
         if window is not None and window is not self.window:
@@ -534,6 +544,7 @@ class Hub:
         self.settings = settings or Settings()
         self.rooms: dict[str, Room] = {}
         self.games = ConfiguredGames(self.settings.games_kept, load_game)
+        self.commits = GroupCommit(store)
         self.loading: dict[str, asyncio.Future[Room | None]] = {}  # rooms being read from the database
         self.thinkers = Thinkers(self.settings.bot_processes) if self.settings.bot_processes > 0 else None
         self.sweeper: asyncio.Task[None] | None = None
