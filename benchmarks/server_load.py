@@ -3,6 +3,7 @@ process on loopback. Prints moves/s, the latency from sending a move to its `acc
 move's broadcast), the server's memory per game, and whether every accepted move is stored exactly once.
 
     python benchmarks/server_load.py [--games 200] [--seconds 60] [--think 1.0] [--database-url URL] [--profile]
+                                     [--deflate]
 
 Each of the --games slots plays one game after another until --seconds have passed (a new room as soon as
 one finishes), so that many games are live all the time. Games rotate over every game with bots and
@@ -110,16 +111,17 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temporary directory")
     parser.add_argument("--seed", type=int, default=1, help="seeds the scripted players' choices")
     parser.add_argument("--profile", action="store_true", help="run the server under cProfile, print its top")
+    parser.add_argument("--deflate", action="store_true", help="compress websocket messages (permessage-deflate)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as scratch:
         url = args.database_url or f"sqlite:///{Path(scratch) / 'load.sqlite3'}"
         profile = Path(scratch) / "server.prof" if args.profile else None
-        server = LiveServer(url, Path(scratch) / "server.log", profile=profile)
+        server = LiveServer(url, Path(scratch) / "server.log", profile=profile, deflate=args.deflate)
         print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
               f"Python {platform.python_version()}; load average before: {load_average()}")
         print(f"database: {url.split('@')[-1]}; {args.games} games at once for {args.seconds:.0f} s, "
-              f"scripted players think up to {args.think} s")
+              f"scripted players think up to {args.think} s; websocket deflate {'on' if args.deflate else 'off'}")
         with server:
             baseline = server.rss_bytes()
             load = Load(server, args)

@@ -2,8 +2,9 @@
 
 The test process opens the listening socket and hands it to each server it starts, so a server started
 after a SIGKILL answers on the same port at once, and clients that connect while it is down wait in the
-socket's backlog instead of being refused. Run as `python -m tests.server.live DATABASE_URL FD BOT_DELAY`
-it serves the app (with the server test game registered) on that socket.
+socket's backlog instead of being refused. Run as `python -m tests.server.live DATABASE_URL FD BOT_DELAY DEFLATE`
+it serves the app (with the server test game registered) on that socket; a fourth argument, `deflate` or
+`plain`, says whether websockets compress their messages.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ START_SECONDS = 60.0  # a cold start imports every game; a busy 2-core machine i
 class LiveServer:
     """`with LiveServer(url, log) as server:` a running server at `server.base`; `kill()` and `start()` again."""
 
-    def __init__(self, database_url: str, log_path: Path, bot_delay: float = 0.0, profile: Path | None = None) -> None:
+    def __init__(self, database_url: str, log_path: Path, bot_delay: float = 0.0, profile: Path | None = None,
+                 deflate: bool = False) -> None:
         self.database_url = database_url
+        self.deflate = deflate  # permessage-deflate on the websockets, as `bestiary serve --ws-deflate`
         self.log_path = log_path
         self.bot_delay = bot_delay
         self.profile = profile  # where cProfile writes the server's profile when it stops
@@ -45,7 +48,8 @@ class LiveServer:
         profiler = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, *profiler, "-m", "tests.server.live", self.database_url, str(fd), str(self.bot_delay)],
+                [sys.executable, *profiler, "-m", "tests.server.live", self.database_url, str(fd), str(self.bot_delay),
+                 "deflate" if self.deflate else "plain"],
                 cwd=ROOT, pass_fds=(fd,), stdout=log, stderr=subprocess.STDOUT)
         self.starts += 1
         while time.perf_counter() - began < START_SECONDS:
@@ -89,7 +93,7 @@ class LiveServer:
         self.listener.close()
 
 
-def serve(database_url: str, fd: int, bot_delay: float) -> None:
+def serve(database_url: str, fd: int, bot_delay: float, deflate: bool) -> None:
     import uvicorn
 
     from bestiary.core.registry import register_game
@@ -104,11 +108,12 @@ def serve(database_url: str, fd: int, bot_delay: float) -> None:
     # address, so the bound on waiting rooms per address (tests/server/test_bounds.py) is too.
     settings = Settings(bot_delay=bot_delay, reaction_scale=0.0, disconnect_grace=None, message_rate=1e6,
                         message_burst=1_000_000, waiting_rooms_per_address=1_000_000)
-    server = uvicorn.Server(uvicorn.Config(create_app(database_url, settings), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(database_url, settings), log_level="warning",
+                                           ws_per_message_deflate=deflate))
     # uvicorn raises SIGTERM again once it has shut down: exit normally then, so a profiler can write its file
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     asyncio.run(server.serve(sockets=[socket.socket(fileno=fd)]))
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]))
+    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "deflate")

@@ -265,17 +265,18 @@ def test_serve_passes_its_bounds_to_the_server(monkeypatch: pytest.MonkeyPatch, 
 
     made: dict[str, Any] = {}
     monkeypatch.setattr(server_app, "create_app", lambda url, settings: made.update(settings=settings))
-    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: made.update(run=kwargs))
     result = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path), "--option-range",
                                       "crits-creatures.width=4..16", "--option-range", "crits-creatures.length=6..40",
                                       "--games-kept", "4", "--waiting-rooms-per-address", "3",
                                       "--max-waiting-rooms", "30", "--waiting-room-seconds", "60",
-                                      "--bot-processes", "2"])
+                                      "--bot-processes", "2", "--ws-deflate"])
     assert result.exit_code == 0, result.output
     settings = made["settings"]
     assert settings.option_ranges == (OptionRange("crits-creatures", "width", 4, 16),
                                       OptionRange("crits-creatures", "length", 6, 40))
     assert (settings.games_kept, settings.waiting_rooms_per_address, settings.max_waiting_rooms,
             settings.waiting_room_seconds, settings.bot_processes) == (4, 3, 30, 60.0, 2)
+    assert made["run"]["ws_per_message_deflate"] is True
     wrong = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path), "--option-range", "width=4"])
     assert wrong.exit_code == 2 and "GAME.OPTION=LOW..HIGH" in wrong.output

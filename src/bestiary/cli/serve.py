@@ -45,6 +45,8 @@ def serve(
     bot_processes: Annotated[int, typer.Option(
         help="processes search bots think in: at most this many searches at once, rooms with people first "
              "(0: on threads in the server's process)")] = 1,
+    ws_deflate: Annotated[bool, typer.Option(
+        help="compress websocket messages (permessage-deflate): pays on slow links, costs CPU on fast ones")] = False,
 ) -> None:
     """Serve Bestiary online: open http://HOST:PORT in a browser to create a room and play."""
     try:
@@ -74,4 +76,4 @@ def serve(
                         waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes)
     # uvicorn drops a frame over ws_max_size without a word: keep that bound well above ours, which answers
     uvicorn.run(create_app(database_url, settings), host=host, port=port, log_level="info",
-                ws_max_size=max(16 * max_message_bytes, 1 << 20))
+                ws_max_size=max(16 * max_message_bytes, 1 << 20), ws_per_message_deflate=ws_deflate)

@@ -371,4 +371,7 @@ async def write_outbox(websocket: WebSocket, connection: Connection) -> None:
     """Sends the connection's messages in order until HANG_UP."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while (message := await connection.outbox.get()) is not HANG_UP:
-            await websocket.send_json(message)
+            if isinstance(message, str):
+                await websocket.send_text(message)
+            else:
+                await websocket.send_json(message)

@@ -84,7 +84,7 @@ class Connection:
     """One websocket: who it speaks for and how much of the event log it has been sent."""
 
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[dict[str, Any] | str] = field(default_factory=asyncio.Queue)  # str: JSON already made
     events_seen: int = 0
 
 
@@ -498,15 +498,27 @@ class Room:
             await self.commit_state(candidate, made)
 
     def broadcast(self) -> None:
+        made: dict[tuple[int | None, int], tuple[str, int]] = {}  # one view for every connection of an audience
         for connection in self.connections:
-            self.send_view(connection, "state")
+            self.send_view(connection, "state", made)
 
-    def send_view(self, connection: Connection, kind: Literal["welcome", "state"]) -> None:
+    def send_view(self, connection: Connection, kind: Literal["welcome", "state"],
+                  made: dict[tuple[int | None, int], tuple[str, int]] | None = None) -> None:
+        """The connection's view, made once per audience (its seat, or spectators) and event count, and turned
+        into JSON by pydantic's own serialiser (docs/reliability.md: five times json.dumps on a Crit's view)."""
+        audience = (connection.seat, connection.events_seen)
+        if made is not None and audience in made:
+            text, connection.events_seen = made[audience]
+            connection.outbox.put_nowait(text)
+            return
         view = self.view(connection.seat, connection.events_seen)
         connection.events_seen = view.events_from + len(view.events)
         message = (protocol.Welcome(seat=connection.seat, view=view) if kind == "welcome"
                    else protocol.StateMessage(view=view))
-        connection.outbox.put_nowait(message.model_dump(mode="json"))
+        text = message.model_dump_json()
+        if made is not None:
+            made[audience] = text, connection.events_seen
+        connection.outbox.put_nowait(text)
 
     def close(self) -> None:
         for timer in self.timers + self.grace_timers:
