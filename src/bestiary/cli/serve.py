@@ -47,6 +47,15 @@ def serve(
              "(0: on threads in the server's process)")] = 1,
     ws_deflate: Annotated[bool, typer.Option(
         help="compress websocket messages (permessage-deflate): pays on slow links, costs CPU on fast ones")] = False,
+    workers: Annotated[int, typer.Option(
+        help="worker processes, on PORT+1 to PORT+N, each room played by one of them; a proxy on PORT sends each "
+             "room's requests to its worker (deploy/haproxy.cfg); needs PostgreSQL")] = 1,
+    cluster: Annotated[bool, typer.Option(
+        help="this process is one of several workers on one PostgreSQL database (--workers starts them so)")
+    ] = False,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="proxies whose X-Forwarded-For is trusted, e.g. 127.0.0.1 (the client address counts waiting rooms)")
+    ] = None,
 ) -> None:
     """Serve Bestiary online: open http://HOST:PORT in a browser to create a room and play."""
     try:
@@ -59,6 +68,14 @@ def serve(
         typer.echo(f"error: the server needs its extra packages ({error.name} is missing): "
                    "pip install 'bestiary[server]'", err=True)
         raise typer.Exit(2) from None
+    if (workers > 1 or cluster) and not (database_url or "").startswith("postgresql"):
+        typer.echo("error: several workers share their rooms through PostgreSQL: give --database-url "
+                   "postgresql+psycopg://...", err=True)
+        raise typer.Exit(2)
+    if workers > 1:
+        from bestiary.server.workers import run_workers
+
+        raise typer.Exit(run_workers(workers, port))
     if database_url is None:
         data_dir.mkdir(parents=True, exist_ok=True)
         database_url = f"sqlite:///{data_dir / 'bestiary.sqlite3'}"
@@ -73,7 +90,8 @@ def serve(
                         max_strikes=max_strikes, max_body_bytes=max_body_bytes,
                         finished_room_seconds=finished_room_seconds, option_ranges=ranges, games_kept=games_kept,
                         waiting_rooms_per_address=waiting_rooms_per_address, max_waiting_rooms=max_waiting_rooms,
-                        waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes)
+                        waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster)
     # uvicorn drops a frame over ws_max_size without a word: keep that bound well above ours, which answers
     uvicorn.run(create_app(database_url, settings), host=host, port=port, log_level="info",
-                ws_max_size=max(16 * max_message_bytes, 1 << 20), ws_per_message_deflate=ws_deflate)
+                ws_max_size=max(16 * max_message_bytes, 1 << 20), ws_per_message_deflate=ws_deflate,
+                forwarded_allow_ips=forwarded_allow_ips, proxy_headers=forwarded_allow_ips is not None)

@@ -22,14 +22,13 @@ from bestiary.agents import agent_names
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
 from bestiary.server.limits import LOBBY_PAGE, LOBBY_PAGE_MAX
-from bestiary.server.rooms import Connection, Hub, Room, ServerError, Settings, known_games
+from bestiary.server.rooms import HANG_UP, Connection, Hub, Room, ServerError, Settings, known_games
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 HELLO_SECONDS = 15.0
 HTTP_ERRORS = {400: "bad-request", 404: "not-found", 405: "bad-method", 413: "too-large"}
 CLOSE_POLICY, CLOSE_TOO_BIG = 1008, 1009  # RFC 6455 close codes
 DRAIN_SECONDS = 10.0  # how long a connection being closed may take to read the answers queued for it
-HANG_UP: dict[str, Any] = {}  # put in an outbox after its last message: the writer stops there
 
 Token = Annotated[str | None, Header(alias="Authorization", description="Bearer <seat token>")]
 
@@ -214,7 +213,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
                          limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE
                          ) -> list[protocol.RoomInfo]:
         """Rooms waiting for players, oldest first: `limit` of them from the `offset`-th."""
-        return hub().open_rooms(offset, limit)
+        return await hub().lobby(offset, limit)
 
     @app.get("/api/rooms/{code}", responses=errors)
     async def room_info(code: str) -> protocol.RoomInfo:
@@ -307,7 +306,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         finally:
             room.connections.discard(connection)
             writer.cancel()
-            if not any(other.seat == connection.seat for other in room.connections):
+            if not room.closed and not any(other.seat == connection.seat for other in room.connections):
                 room.disconnected(connection.seat)
 
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
@@ -375,3 +374,5 @@ async def write_outbox(websocket: WebSocket, connection: Connection) -> None:
                 await websocket.send_text(message)
             else:
                 await websocket.send_json(message)
+        if connection.close_code is not None:  # the room moved to another worker
+            await websocket.close(code=connection.close_code)

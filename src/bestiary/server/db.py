@@ -182,6 +182,20 @@ class Store:
             connection.execute(seats.delete().where(seats.c.room_code == code))
             connection.execute(rooms.delete().where(rooms.c.code == code))
 
+    def waiting_rooms(self, offset: int, limit: int) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """One page of the rooms waiting with an open seat, oldest first, with their seats."""
+        open_seat = select(seats.c.room_code).where(seats.c.room_code == rooms.c.code, seats.c.kind == "human",
+                                                    seats.c.token_hash.is_(None)).exists()
+        with self.engine.connect() as connection:
+            found = [dict(r) for r in connection.execute(
+                rooms.select().where(rooms.c.status == "waiting", open_seat)
+                .order_by(rooms.c.created_at, rooms.c.code).offset(offset).limit(limit)).mappings()]
+            seat_rows: dict[str, list[dict[str, Any]]] = {row["code"]: [] for row in found}
+            for r in connection.execute(seats.select().where(seats.c.room_code.in_(list(seat_rows)))
+                                        .order_by(seats.c.seat)).mappings():
+                seat_rows[r["room_code"]].append(dict(r))
+        return [(row, seat_rows[row["code"]]) for row in found]
+
     def room_codes(self, statuses: tuple[str, ...]) -> list[str]:
         with self.engine.connect() as connection:
             return list(connection.execute(

@@ -29,12 +29,14 @@ from bestiary.core.chance import sample_chance
 from bestiary.core.errors import BestiaryError
 from bestiary.core.registry import game_class, list_games, load_game
 from bestiary.server import protocol
+from bestiary.server.cluster import ADOPT_SECONDS, HANDED_OVER_SECONDS, Leases
 from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc, hash_token, now
 from bestiary.server.limits import DEFAULT_OPTION_RANGES, LOBBY_PAGE, ConfiguredGames, OptionRange, out_of_range
 from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 
 WINDOW_KINDS = ("response", "race", "simultaneous")
+CLOSE_MOVED = 1012  # RFC 6455 "service restart": the room moved to another worker; reconnect
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
 UNAVAILABLE = "the database is not answering, so nothing was changed; try again in a moment"
@@ -79,6 +81,9 @@ class OpenWindow:
     deadline: float  # event-loop time
 
 
+HANG_UP: dict[str, Any] = {}  # put in an outbox after its last message: the writer stops there
+
+
 @dataclass(eq=False)
 class Connection:
     """One websocket: who it speaks for and how much of the event log it has been sent."""
@@ -86,6 +91,7 @@ class Connection:
     seat: int | None
     outbox: asyncio.Queue[dict[str, Any] | str] = field(default_factory=asyncio.Queue)  # str: JSON already made
     events_seen: int = 0
+    close_code: int | None = None  # set with HANG_UP: the writer then closes the websocket with it
 
 
 @dataclass
@@ -106,6 +112,7 @@ class Settings:
     max_waiting_rooms: int = 1000  # rooms waiting for players on the whole server
     waiting_room_seconds: float = 900.0  # a waiting room with nobody connected is deleted after this long
     bot_processes: int = 1  # processes search bots think in; at most this many searches at once (0: threads)
+    cluster: bool = False  # one of several workers on one PostgreSQL database (server/cluster.py)
 
 
 class Room:
@@ -133,6 +140,7 @@ class Room:
         self.grace_timers: list[asyncio.Task[None]] = []  # apart from `timers`: a move must not cancel them
         self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
         self.creator: str | None = None  # the address that made it, while it waits for players
+        self.closed = False  # left this worker's memory: its connections' ends must not act on it
         self.idle_since = asyncio.get_running_loop().time()  # when last seen waiting with nobody connected
 
     # -- what anyone may see ------------------------------------------------------------------------
@@ -445,6 +453,7 @@ class Room:
                      self.hub.settings.waiting_room_seconds)
             del self.hub.rooms[self.code]
             self.close()
+        await self.hub.let_go(self.code)
 
     async def evict_when_idle(self) -> None:
         """A finished room leaves memory once no one watches it; it loads again from the database on demand."""
@@ -452,6 +461,7 @@ class Room:
             self.later(self.hub.settings.finished_room_seconds, self.evict_when_idle)
         elif self.hub.rooms.get(self.code) is self:
             del self.hub.rooms[self.code]
+            await self.hub.let_go(self.code)
 
     def bot_delay(self, player: int, kind: str | None) -> float:
         if kind in ("race", "response"):
@@ -521,6 +531,7 @@ class Room:
         connection.outbox.put_nowait(text)
 
     def close(self) -> None:
+        self.closed = True
         for timer in self.timers + self.grace_timers:
             timer.cancel()
         self.timers = []
@@ -560,6 +571,10 @@ class Hub:
         self.loading: dict[str, asyncio.Future[Room | None]] = {}  # rooms being read from the database
         self.thinkers = Thinkers(self.settings.bot_processes) if self.settings.bot_processes > 0 else None
         self.sweeper: asyncio.Task[None] | None = None
+        self.leases: Leases | None = None  # with other workers: the rooms this one holds (server/cluster.py)
+        self.adopter: asyncio.Task[None] | None = None
+        self.handing_over: set[asyncio.Task[None]] = set()
+        self.handed_over: dict[str, float] = {}  # room code: when this worker last handed it over
 
     async def game(self, name: str, options: dict[str, Any]) -> Game:
         """The configured game, shared by every room that plays it with these options (server/limits.py)."""
@@ -614,6 +629,8 @@ class Hub:
         seed = secrets.randbits(62)
         room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds)
         room.creator = address
+        if self.leases is not None:
+            await self.leases.take(code)  # a new code: no one else holds it
         await room.store(
             self.store.create_room,
             {"code": code, "game": game.info.name, "options": game.options_dict(), "seed": seed,
@@ -653,16 +670,21 @@ class Hub:
         try:
             room = await self.read(code)
         except BaseException as error:
-            self.loading.pop(code).set_exception(error)
+            failed = self.loading.pop(code)
+            failed.set_exception(error)
+            failed.exception()  # retrieved: no one else may be waiting for it
             raise
         self.loading.pop(code).set_result(room)
         return room
 
     async def read(self, code: str) -> Room | None:
+        if self.leases is not None and not await self.leases.claim(code):
+            raise ServerError("busy", "another worker is still handing this room over; try again in a moment", 503)
         stored = await self.store.run(self.store.load_room, code)
         if code in self.rooms:  # made or loaded meanwhile
             return self.rooms[code]
         if stored is None:
+            await self.let_go(code)
             return None
         row, seat_rows, move_rows = stored
         game = await self.game(row["game"], row["options"])
@@ -679,8 +701,13 @@ class Hub:
 
     async def resume(self) -> int:
         """After a start: every unfinished game back in play, its bots and windows running again, and waiting
-        rooms that nobody visits set to expire."""
+        rooms that nobody visits set to expire. With other workers, only the rooms no one else holds."""
         self.sweeper = asyncio.get_running_loop().create_task(self.expire_waiting_rooms())
+        if self.settings.cluster:
+            self.leases = Leases(self.store.engine.url.render_as_string(hide_password=False), self.release_requested)
+            taken = await self.adopt()
+            self.adopter = asyncio.get_running_loop().create_task(self.adopt_now_and_then())
+            return taken
         codes = await self.store.run(self.store.room_codes, ("waiting", "playing"))
         for code in codes:
             try:
@@ -692,6 +719,75 @@ class Hub:
                 async with room.lock:
                     room.changed()
         return len(codes)
+
+    # -- with other workers (server/cluster.py) -----------------------------------------------------
+    async def adopt(self) -> int:
+        """Every unfinished room no worker holds, taken over here: its bots, windows and clocks run again."""
+        assert self.leases is not None
+        taken = 0
+        loop = asyncio.get_running_loop()
+        for code, at in list(self.handed_over.items()):
+            if loop.time() - at > HANDED_OVER_SECONDS:
+                del self.handed_over[code]
+        for code in await self.store.run(self.store.room_codes, ("waiting", "playing")):
+            # a room just handed over is the asking worker's to take, not this one's to take back
+            if (code in self.rooms or code in self.loading or code in self.handed_over
+                    or not await self.leases.take(code)):
+                continue
+            try:
+                room = await self.load(code)
+            except (BestiaryError, ServerError) as error:
+                log.error("room %s cannot resume: %s", code, error)
+                await self.let_go(code)
+                continue
+            if room is not None:
+                log.info("room %s: taken over", code)
+                taken += 1
+                async with room.lock:
+                    room.changed()
+        return taken
+
+    async def adopt_now_and_then(self) -> None:
+        while True:
+            await asyncio.sleep(ADOPT_SECONDS)
+            try:
+                await self.adopt()
+            except SQLAlchemyError:
+                log.warning("the database is not answering; rooms are taken over later")
+
+    def release_requested(self, code: str) -> None:
+        """Another worker asks for a room this one holds (called on the event loop by the channel's thread)."""
+        if self.leases is not None and code in self.leases.held:
+            task = asyncio.get_running_loop().create_task(self.hand_over(code))
+            self.handing_over.add(task)
+            task.add_done_callback(self.handing_over.discard)
+
+    async def hand_over(self, code: str) -> None:
+        """The room leaves this worker once what it is doing is done; its websockets close with 1012 (service
+        restart), so their clients reconnect, through the proxy, to the worker that asked."""
+        room = self.rooms.get(code)
+        if room is not None:
+            async with room.lock:
+                if self.rooms.get(code) is room:
+                    del self.rooms[code]
+                room.close()
+                for connection in room.connections:
+                    connection.close_code = CLOSE_MOVED
+                    connection.outbox.put_nowait(HANG_UP)
+            log.info("room %s: handed over to another worker", code)
+        self.handed_over[code] = asyncio.get_running_loop().time()
+        await self.let_go(code)
+
+    async def let_go(self, code: str) -> None:
+        if self.leases is not None and code not in self.rooms and code not in self.loading:
+            await self.leases.give_up(code)
+
+    async def lobby(self, offset: int, limit: int) -> list[protocol.RoomInfo]:
+        """The lobby's page: from this worker's memory, or with other workers from the database."""
+        if self.leases is None:
+            return self.open_rooms(offset, limit)
+        rows = await self.store.run(self.store.waiting_rooms, offset, limit)
+        return [stored_room_info(row, seat_rows) for row, seat_rows in rows if row["game"] in list_games()]
 
     def open_rooms(self, offset: int = 0, limit: int = LOBBY_PAGE) -> list[protocol.RoomInfo]:
         """One page of the rooms waiting for players, oldest first."""
@@ -730,13 +826,25 @@ class Hub:
         return new
 
     def close(self) -> None:
-        if self.sweeper is not None:
-            self.sweeper.cancel()
+        for task in (self.sweeper, self.adopter):
+            if task is not None:
+                task.cancel()
+        if self.leases is not None:
+            self.leases.close()
         if self.thinkers is not None:
             self.thinkers.close()
         for room in self.rooms.values():
             room.close()
         self.store.close()
+
+
+def stored_room_info(row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> protocol.RoomInfo:
+    """A waiting room's description from its record, without building its game."""
+    seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]).info() for r in seat_rows]
+    return protocol.RoomInfo(code=row["code"], game=row["game"], title=game_class(row["game"]).info.title,
+                             options=row["options"], status=row["status"], seats=seats,
+                             window_seconds=row["window_seconds"], turn_seconds=row["turn_seconds"], version=0,
+                             result=row["result"], rematch=row["rematch"])
 
 
 def known_games() -> list[dict[str, Any]]:
