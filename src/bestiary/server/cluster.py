@@ -33,6 +33,7 @@ ASK_AGAIN_SECONDS = 1.0  # a holder that has not answered is asked again (it may
 ADOPT_SECONDS = 2.0  # how often a worker looks for unfinished rooms no one holds
 HANDED_OVER_SECONDS = 30.0  # a room a worker handed over is not taken back by it unasked for this long
 RELEASE = "release "
+CONNECT_SECONDS = 5
 
 
 def lease_key(code: str) -> int:
@@ -51,13 +52,14 @@ class Leases:
     def __init__(self, database_url: str, on_release: Callable[[str], None]) -> None:
         url = psycopg_url(database_url)
         # the leases live and die with this connection; its name tells an operator (and the tests) whose they are
-        self.connection = psycopg.connect(url, autocommit=True, application_name=f"bestiary-worker-{os.getpid()}")
+        self.connection = psycopg.connect(url, autocommit=True, application_name=f"bestiary-worker-{os.getpid()}",
+                                          connect_timeout=CONNECT_SECONDS)
         self.calls = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bestiary-leases")
         self.held: set[str] = set()
         self.loop = asyncio.get_running_loop()
         self.on_release = on_release
         self.stopping = threading.Event()
-        self.listener = psycopg.connect(url, autocommit=True)
+        self.listener = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_SECONDS)
         self.listener.execute(f"LISTEN {CHANNEL}")
         self.listening = threading.Thread(target=self.listen, name="bestiary-listen", daemon=True)
         self.listening.start()
@@ -67,6 +69,14 @@ class Leases:
             row = self.connection.execute(sql, params).fetchone()
             return None if row is None else row[0]
         return await self.loop.run_in_executor(self.calls, call)
+
+    async def alive(self) -> bool:
+        """Whether the session holding the leases still answers."""
+        try:
+            await self.run("SELECT 1")
+        except psycopg.Error:
+            return False
+        return True
 
     async def take(self, code: str) -> bool:
         """The room's lease, if no other worker holds it."""
@@ -113,3 +123,4 @@ class Leases:
         self.listener.close()
         self.calls.shutdown(wait=True)
         self.connection.close()
+        self.held.clear()

@@ -704,7 +704,7 @@ class Hub:
         rooms that nobody visits set to expire. With other workers, only the rooms no one else holds."""
         self.sweeper = asyncio.get_running_loop().create_task(self.expire_waiting_rooms())
         if self.settings.cluster:
-            self.leases = Leases(self.store.engine.url.render_as_string(hide_password=False), self.release_requested)
+            self.leases = self.new_leases()
             taken = await self.adopt()
             self.adopter = asyncio.get_running_loop().create_task(self.adopt_now_and_then())
             return taken
@@ -747,13 +747,38 @@ class Hub:
                     room.changed()
         return taken
 
+    def new_leases(self) -> Leases:
+        return Leases(self.store.engine.url.render_as_string(hide_password=False), self.release_requested)
+
     async def adopt_now_and_then(self) -> None:
         while True:
             await asyncio.sleep(ADOPT_SECONDS)
             try:
+                if self.leases is None or not await self.leases.alive():
+                    self.lost_leases()
+                    continue
                 await self.adopt()
             except SQLAlchemyError:
                 log.warning("the database is not answering; rooms are taken over later")
+
+    def lost_leases(self) -> None:
+        """The session holding this worker's leases ended (PostgreSQL restarted, the network failed): another
+        worker may hold its rooms now, so every one leaves memory (its websockets close with 1012) and the
+        leases start again on a new session. Meanwhile the moves' primary key refuses a move stored twice."""
+        log.error("lost the database session holding this worker's rooms: letting every room go")
+        for room in list(self.rooms.values()):
+            room.close()
+            for connection in room.connections:
+                connection.close_code = CLOSE_MOVED
+                connection.outbox.put_nowait(HANG_UP)
+        self.rooms.clear()
+        if self.leases is not None:
+            self.leases.close()
+            self.leases = None
+        try:
+            self.leases = self.new_leases()
+        except Exception as error:  # the database is still away: the next round tries again
+            log.warning("cannot hold rooms yet: %s", error)
 
     def release_requested(self, code: str) -> None:
         """Another worker asks for a room this one holds (called on the event loop by the channel's thread)."""

@@ -67,13 +67,15 @@ class Thinkers:
     def __init__(self, processes: int) -> None:
         self.processes = processes
         self.slots = PrioritySlots(processes)
-        # forkserver: a worker does not inherit the server's threads and sockets, as a fork would
-        self.pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("forkserver"))
+        self.pool: ProcessPoolExecutor | None = None  # made on the first search: most servers never need it
 
     async def act(self, agent: Agent, state: State, player: int, seed: int, priority: int) -> str:
         """The agent's action, as text, for `player` in `state`, thought out in one of the pool's processes."""
         await self.slots.acquire(priority)
         try:
+            if self.pool is None:
+                # forkserver: a worker does not inherit the server's threads and sockets, as a fork would
+                self.pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("forkserver"))
             game = state.game
             return await asyncio.get_running_loop().run_in_executor(
                 self.pool, think, type(game), game.options_dict(), state.to_json(), player, agent, seed)
@@ -81,7 +83,8 @@ class Thinkers:
             self.slots.release()
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
 
 
 _games: OrderedDict[str, Game] = OrderedDict()  # in a pool process: the games it has built, most recent last
