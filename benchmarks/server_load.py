@@ -3,7 +3,7 @@ process on loopback. Prints moves/s, the latency from sending a move to its `acc
 move's broadcast), the server's memory per game, and whether every accepted move is stored exactly once.
 
     python benchmarks/server_load.py [--games 200] [--seconds 60] [--think 1.0] [--database-url URL] [--profile]
-                                     [--deflate]
+                                     [--deflate] [--workers N]
 
 Each of the --games slots plays one game after another until --seconds have passed (a new room as soon as
 one finishes), so that many games are live all the time. Games rotate over every game with bots and
@@ -32,7 +32,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the live server and the scripted players are the server tests' own
 
-from tests.server.live import LiveServer  # noqa: E402
+from tests.server.live import LiveCluster, LiveServer  # noqa: E402
 from tests.server.scripted import SeatScript, stored_moves, unexplained_records  # noqa: E402
 
 # game, options, and per seat: a scripted websocket player or a bot agent
@@ -47,7 +47,7 @@ TABLES: list[tuple[str, dict[str, Any], list[str]]] = [
 
 
 class Load:
-    def __init__(self, server: LiveServer, args: argparse.Namespace) -> None:
+    def __init__(self, server: LiveServer | LiveCluster, args: argparse.Namespace) -> None:
         self.server = server
         self.args = args
         self.rng = random.Random(args.seed)
@@ -112,16 +112,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="seeds the scripted players' choices")
     parser.add_argument("--profile", action="store_true", help="run the server under cProfile, print its top")
     parser.add_argument("--deflate", action="store_true", help="compress websocket messages (permessage-deflate)")
+    parser.add_argument("--workers", type=int, default=0, help="N workers (bestiary serve --cluster) behind HAProxy "
+                        "(deploy/haproxy.cfg) on the PostgreSQL --database-url; 0: one server process, no proxy")
     args = parser.parse_args()
+    if args.workers and not (args.database_url or "").startswith("postgresql"):
+        parser.error("--workers needs a PostgreSQL --database-url")
 
     with tempfile.TemporaryDirectory() as scratch:
         url = args.database_url or f"sqlite:///{Path(scratch) / 'load.sqlite3'}"
         profile = Path(scratch) / "server.prof" if args.profile else None
-        server = LiveServer(url, Path(scratch) / "server.log", profile=profile, deflate=args.deflate)
+        server: Any = (LiveCluster(url, Path(scratch), args.workers) if args.workers else
+                       LiveServer(url, Path(scratch) / "server.log", profile=profile, deflate=args.deflate))
         print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
               f"Python {platform.python_version()}; load average before: {load_average()}")
         print(f"database: {url.split('@')[-1]}; {args.games} games at once for {args.seconds:.0f} s, "
-              f"scripted players think up to {args.think} s; websocket deflate {'on' if args.deflate else 'off'}")
+              f"scripted players think up to {args.think} s; websocket deflate {'on' if args.deflate else 'off'}; "
+              + (f"{args.workers} workers behind HAProxy" if args.workers else "one server process"))
         with server:
             baseline = server.rss_bytes()
             load = Load(server, args)

@@ -4,27 +4,19 @@ one is killed mid-game, and its rooms resume on the other with nothing lost."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import shutil
-import signal
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, text
 
-from bestiary.server.workers import BESTIARY
 from tests.server.conftest import POSTGRES_ENV, postgres_url
+from tests.server.live import LiveCluster
 from tests.server.scripted import SeatScript, stored_moves, unexplained_records
 
-ROOT = Path(__file__).resolve().parents[2]
-START_SECONDS = 60.0
 PLAY_SECONDS = 240.0
 TABLES: list[tuple[str, dict[str, Any], list[str]]] = [
     ("critter-capture", {"players": 2}, ["ws", "rest"]),
@@ -39,85 +31,12 @@ pytestmark = pytest.mark.skipif(shutil.which("haproxy") is None,
                                 reason="no haproxy: .ci/server-services.sh installs Debian's")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_until_up(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        assert process.poll() is None, f"exited with {process.returncode}: {log.read_text()[-3000:]}"
-        try:
-            if httpx.get(f"{base}/api/games", timeout=5).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise AssertionError(f"{base} did not answer: {log.read_text()[-3000:]}")
-
-
-class Cluster:
-    """Two `bestiary serve --cluster` workers and HAProxy in front of them."""
-
-    def __init__(self, url: str, tmp_path: Path) -> None:
-        self.url, self.tmp_path = url, tmp_path
-        self.worker_ports = [free_port(), free_port()]
-        self.front = f"http://127.0.0.1:{free_port()}"
-        self.workers: dict[int, subprocess.Popen[bytes]] = {}
-        self.proxy: subprocess.Popen[bytes] | None = None
-
-    def start_worker(self, port: int) -> None:
-        log = self.tmp_path / f"worker-{port}.log"
-        command = [*BESTIARY, "serve", "--port", str(port), "--database-url", self.url,
-                   "--cluster", "--bot-delay", "0", "--disconnect-grace", "0", "--message-rate", "1000000",
-                   "--message-burst", "1000000", "--waiting-rooms-per-address", "1000"]
-        with open(log, "ab") as out:
-            self.workers[port] = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-        wait_until_up(f"http://127.0.0.1:{port}", self.workers[port], log)
-
-    def start(self) -> None:
-        for port in self.worker_ports:
-            self.start_worker(port)
-        spare = [free_port(), free_port()]  # the config's third and fourth workers: down, as with --workers 2
-        env = {**os.environ, "BESTIARY_BIND": self.front.removeprefix("http://"),
-               **{f"BESTIARY_WORKER_{i + 1}": f"127.0.0.1:{p}" for i, p in enumerate(self.worker_ports + spare)}}
-        log = self.tmp_path / "haproxy.log"
-        with open(log, "ab") as out:
-            self.proxy = subprocess.Popen(["haproxy", "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")], env=env,
-                                          stdout=out, stderr=subprocess.STDOUT)
-        wait_until_up(self.front, self.proxy, log)
-
-    def holders(self) -> dict[int, int]:
-        """For each worker's process id, the rooms it holds a lease on now."""
-        engine = create_engine(self.url)
-        with engine.connect() as connection:
-            rows = connection.execute(text(
-                "SELECT a.application_name, count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
-                "WHERE l.locktype = 'advisory' AND a.application_name LIKE 'bestiary-worker-%' GROUP BY 1")).all()
-        engine.dispose()
-        return {int(name.rsplit("-", 1)[1]): int(count) for name, count in rows}
-
-    def kill(self, port: int) -> None:
-        os.kill(self.workers[port].pid, signal.SIGKILL)
-        self.workers[port].wait()
-
-    def stop(self) -> None:
-        for process in [*self.workers.values(), *([self.proxy] if self.proxy else [])]:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-
-
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
+def cluster(tmp_path: Path) -> Iterator[LiveCluster]:
     url = postgres_url()
     if url is None:
         pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/server-services.sh starts one)")
-    running = Cluster(url, tmp_path)
+    running = LiveCluster(url, tmp_path)
     try:
         running.start()
         yield running
@@ -149,7 +68,7 @@ def accepted(scripts: list[SeatScript]) -> int:
     return sum(s.outcome == "accepted" for script in scripts for s in script.sent)
 
 
-def test_a_worker_killed_mid_game_loses_nothing_its_rooms_resume_on_the_other(cluster: Cluster) -> None:
+def test_a_worker_killed_mid_game_loses_nothing_its_rooms_resume_on_the_other(cluster: LiveCluster) -> None:
     rng = random.Random(20261201)
     scripts = seat_scripts(cluster.front, rng)
     killed: dict[str, Any] = {}

@@ -53,6 +53,8 @@ def serve(
     cluster: Annotated[bool, typer.Option(
         help="this process is one of several workers on one PostgreSQL database (--workers starts them so)")
     ] = False,
+    log_level: Annotated[str, typer.Option(help="uvicorn's log level: info logs every request, warning does not")
+                         ] = "info",
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="proxies whose X-Forwarded-For is trusted, e.g. 127.0.0.1 (the client address counts waiting rooms)")
     ] = None,
@@ -92,6 +94,6 @@ def serve(
                         waiting_rooms_per_address=waiting_rooms_per_address, max_waiting_rooms=max_waiting_rooms,
                         waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster)
     # uvicorn drops a frame over ws_max_size without a word: keep that bound well above ours, which answers
-    uvicorn.run(create_app(database_url, settings), host=host, port=port, log_level="info",
+    uvicorn.run(create_app(database_url, settings), host=host, port=port, log_level=log_level,
                 ws_max_size=max(16 * max_message_bytes, 1 << 20), ws_per_message_deflate=ws_deflate,
                 forwarded_allow_ips=forwarded_allow_ips, proxy_headers=forwarded_allow_ips is not None)
