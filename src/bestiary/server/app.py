@@ -22,7 +22,16 @@ from bestiary.agents import agent_names
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
 from bestiary.server.limits import LOBBY_PAGE, LOBBY_PAGE_MAX
-from bestiary.server.rooms import HANG_UP, Connection, Hub, Room, ServerError, Settings, known_games
+from bestiary.server.rooms import (
+    CLOSE_MOVED,
+    HANG_UP,
+    Connection,
+    Hub,
+    Room,
+    ServerError,
+    Settings,
+    known_games,
+)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 HELLO_SECONDS = 15.0
@@ -282,8 +291,12 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         connection = Connection(seat, events_seen=hello.events_seen)
         writer = asyncio.create_task(write_outbox(websocket, connection))
         async with room.lock:
-            room.connections.add(connection)
-            room.send_view(connection, "welcome")
+            if room.closed:  # handed over to another worker meanwhile: the client reconnects there
+                connection.close_code = CLOSE_MOVED
+                connection.outbox.put_nowait(HANG_UP)
+            else:
+                room.connections.add(connection)
+                room.send_view(connection, "welcome")
         try:
             while True:
                 try:

@@ -288,6 +288,7 @@ class Room:
 
     async def store(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A Store method off the event loop; a database that is away is a clean refusal that changed nothing."""
+        self.check_still_here()
         try:
             return await self.hub.store.run(method, *args, **kwargs)
         except SQLAlchemyError:
@@ -356,11 +357,17 @@ class Room:
     async def record(self, made: list[tuple[int, int, str]], values: dict[str, Any]) -> None:
         """The moves and room values committed with other rooms' (server/commits.py); a database that is away
         is a clean refusal that changed nothing."""
+        self.check_still_here()
         try:
             await self.hub.commits.record(self.code, made, values)
         except SQLAlchemyError:
             log.exception("room %s: the database refused the moves", self.code)
             raise ServerError("unavailable", UNAVAILABLE, 503) from None
+
+    def check_still_here(self) -> None:
+        """A room that has left this worker (handed over, expired, shut down) writes nothing more."""
+        if self.closed:
+            raise ServerError("busy", "this room has just moved to another worker; try again in a moment", 503)
 
     def adopt(self, candidate: State, window: OpenWindow | None, values: dict[str, Any]) -> None:
         if window is not None and window is not self.window:
