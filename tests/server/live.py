@@ -2,9 +2,10 @@
 
 The test process opens the listening socket and hands it to each server it starts, so a server started
 after a SIGKILL answers on the same port at once, and clients that connect while it is down wait in the
-socket's backlog instead of being refused. Run as `python -m tests.server.live DATABASE_URL FD BOT_DELAY DEFLATE`
-it serves the app (with the server test game registered) on that socket; a fourth argument, `deflate` or
-`plain`, says whether websockets compress their messages.
+socket's backlog instead of being refused. Run as
+`python -m tests.server.live DATABASE_URL FD BOT_DELAY DEFLATE BOT_PROCESSES` it serves the app (with the
+server test game registered) on that socket; DEFLATE, `deflate` or `plain`, says whether websockets compress
+their messages, BOT_PROCESSES how many processes search bots think in.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ class LiveServer:
     """`with LiveServer(url, log) as server:` a running server at `server.base`; `kill()` and `start()` again."""
 
     def __init__(self, database_url: str, log_path: Path, bot_delay: float = 0.0, profile: Path | None = None,
-                 deflate: bool = False) -> None:
+                 deflate: bool = False, bot_processes: int = 1) -> None:
         self.database_url = database_url
+        self.bot_processes = bot_processes  # as `bestiary serve --bot-processes` (0: search bots on threads)
         self.deflate = deflate  # permessage-deflate on the websockets, as `bestiary serve --ws-deflate`
         self.log_path = log_path
         self.bot_delay = bot_delay
@@ -53,7 +55,7 @@ class LiveServer:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, *profiler, "-m", "tests.server.live", self.database_url, str(fd), str(self.bot_delay),
-                 "deflate" if self.deflate else "plain"],
+                 "deflate" if self.deflate else "plain", str(self.bot_processes)],
                 cwd=ROOT, pass_fds=(fd,), stdout=log, stderr=subprocess.STDOUT)
         self.starts += 1
         while time.perf_counter() - began < START_SECONDS:
@@ -194,7 +196,7 @@ class LiveCluster:
         self.stop()
 
 
-def serve(database_url: str, fd: int, bot_delay: float, deflate: bool) -> None:
+def serve(database_url: str, fd: int, bot_delay: float, deflate: bool, bot_processes: int) -> None:
     import uvicorn
 
     from bestiary.core.registry import register_game
@@ -208,7 +210,7 @@ def serve(database_url: str, fd: int, bot_delay: float, deflate: bool) -> None:
     # per-connection rate limit (tests/server/test_limits.py) is lifted, and every room comes from one
     # address, so the bound on waiting rooms per address (tests/server/test_bounds.py) is too.
     settings = Settings(bot_delay=bot_delay, reaction_scale=0.0, disconnect_grace=None, message_rate=1e6,
-                        message_burst=1_000_000, waiting_rooms_per_address=1_000_000)
+                        message_burst=1_000_000, waiting_rooms_per_address=1_000_000, bot_processes=bot_processes)
     server = uvicorn.Server(uvicorn.Config(create_app(database_url, settings), log_level="warning",
                                            ws_per_message_deflate=deflate))
     # uvicorn raises SIGTERM again once it has shut down: exit normally then, so a profiler can write its file
@@ -217,4 +219,4 @@ def serve(database_url: str, fd: int, bot_delay: float, deflate: bool) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "deflate")
+    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "deflate", int(sys.argv[5]))

@@ -22,7 +22,9 @@ log = logging.getLogger("bestiary.server")
 class GroupCommit:
     def __init__(self, store: Store, writers: int = 1) -> None:
         self.store = store
-        self.writers = writers  # transactions under way at once: SQLite has one writer; a server may take more
+        # transactions under way at once: SQLite has one writer; PostgreSQL commits several side by side, and
+        # groups their WAL flushes itself (one writer here was slower on it: docs/reliability.md)
+        self.writers = writers
         self.pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
         self.running: set[asyncio.Task[None]] = set()
 

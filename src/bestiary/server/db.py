@@ -137,8 +137,8 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        workers = 1 if engine.dialect.name == "sqlite" else POOLED_WORKERS
-        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bestiary-db")
+        self.writers = 1 if engine.dialect.name == "sqlite" else POOLED_WORKERS
+        self.executor = ThreadPoolExecutor(max_workers=self.writers, thread_name_prefix="bestiary-db")
 
     async def run(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`method(*args, **kwargs)` on a worker thread, so the event loop goes on serving everyone else."""

@@ -574,7 +574,7 @@ class Hub:
         self.settings = settings or Settings()
         self.rooms: dict[str, Room] = {}
         self.games = ConfiguredGames(self.settings.games_kept, load_game)
-        self.commits = GroupCommit(store)
+        self.commits = GroupCommit(store, store.writers)
         self.loading: dict[str, asyncio.Future[Room | None]] = {}  # rooms being read from the database
         self.thinkers = Thinkers(self.settings.bot_processes) if self.settings.bot_processes > 0 else None
         self.sweeper: asyncio.Task[None] | None = None
