@@ -13,6 +13,7 @@ import asyncio
 import heapq
 import itertools
 import multiprocessing
+import os
 import random
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -24,6 +25,7 @@ from bestiary.core.api import Game, State
 
 PEOPLE_FIRST, BOTS_ONLY = 0, 1  # priorities: a room where a person plays, a room of bots only
 GAMES_PER_PROCESS = 8
+SEARCH_NICENESS = 10  # how much lower the pool's processes run than the server's
 
 
 def searches(agent: Agent) -> bool:
@@ -74,8 +76,10 @@ class Thinkers:
         await self.slots.acquire(priority)
         try:
             if self.pool is None:
-                # forkserver: a worker does not inherit the server's threads and sockets, as a fork would
-                self.pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("forkserver"))
+                # forkserver: a worker does not inherit the server's threads and sockets, as a fork would; niced,
+                # so that where the cores are few the server's own process (people's moves) goes first
+                self.pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("forkserver"),
+                                                initializer=os.nice, initargs=(SEARCH_NICENESS,))
             game = state.game
             return await asyncio.get_running_loop().run_in_executor(
                 self.pool, think, type(game), game.options_dict(), state.to_json(), player, agent, seed)
