@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What the server tests need on a CI machine (Debian): Chromium for the browser tests and a PostgreSQL
-# server on loopback with an empty database. Progress goes to stderr; stdout is one line to evaluate:
+# What the server tests need on a CI machine (Debian): Chromium for the browser tests, a PostgreSQL
+# server on loopback with an empty database, and HAProxy for the test of two workers behind a proxy
+# (tests/server/test_cluster.py runs it in the foreground itself; no service is started). Progress goes to stderr; stdout is one line to evaluate:
 #   eval "$(.ci/server-services.sh)"    # sets BESTIARY_TEST_POSTGRES_URL for pytest
 set -euo pipefail
 exec 3>&1 1>&2
@@ -12,6 +13,7 @@ DB_PASSWORD=bestiary
 packages=()
 [ -x /usr/bin/chromium ] || packages+=(chromium)
 command -v pg_ctlcluster >/dev/null || packages+=(postgresql)
+command -v haproxy >/dev/null || packages+=(haproxy)
 if [ ${#packages[@]} -gt 0 ]; then
     apt-get update -q
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${packages[@]}"

@@ -3,6 +3,7 @@ process on loopback. Prints moves/s, the latency from sending a move to its `acc
 move's broadcast), the server's memory per game, and whether every accepted move is stored exactly once.
 
     python benchmarks/server_load.py [--games 200] [--seconds 60] [--think 1.0] [--database-url URL] [--profile]
+                                     [--deflate] [--workers N] [--search-rooms K] [--bot-processes P]
 
 Each of the --games slots plays one game after another until --seconds have passed (a new room as soon as
 one finishes), so that many games are live all the time. Games rotate over every game with bots and
@@ -31,7 +32,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the live server and the scripted players are the server tests' own
 
-from tests.server.live import LiveServer  # noqa: E402
+from tests.server.live import LiveCluster, LiveServer  # noqa: E402
 from tests.server.scripted import SeatScript, stored_moves, unexplained_records  # noqa: E402
 
 # game, options, and per seat: a scripted websocket player or a bot agent
@@ -46,7 +47,7 @@ TABLES: list[tuple[str, dict[str, Any], list[str]]] = [
 
 
 class Load:
-    def __init__(self, server: LiveServer, args: argparse.Namespace) -> None:
+    def __init__(self, server: LiveServer | LiveCluster, args: argparse.Namespace) -> None:
         self.server = server
         self.args = args
         self.rng = random.Random(args.seed)
@@ -91,6 +92,10 @@ class Load:
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=0)
         async with httpx.AsyncClient(base_url=self.server.base, timeout=120, limits=limits) as http:
             watcher = asyncio.create_task(self.watch_memory())
+            for _ in range(self.args.search_rooms):  # bots only, searching hard: they must not slow the others
+                game, options, seats = TABLES[0]
+                await http.post("/api/rooms", json={"game": game, "options": options,
+                                                    "seats": [{"kind": "bot", "agent": "ismcts:hard"}] * len(seats)})
             began = time.perf_counter()
             await asyncio.gather(*(self.slot(http, number, deadline) for number in range(self.args.games)))
             watcher.cancel()
@@ -110,16 +115,30 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temporary directory")
     parser.add_argument("--seed", type=int, default=1, help="seeds the scripted players' choices")
     parser.add_argument("--profile", action="store_true", help="run the server under cProfile, print its top")
+    parser.add_argument("--deflate", action="store_true", help="compress websocket messages (permessage-deflate)")
+    parser.add_argument("--bot-processes", type=int, default=1,
+                        help="processes search bots think in (bestiary serve --bot-processes; 0: threads)")
+    parser.add_argument("--search-rooms", type=int, default=0,
+                        help="rooms of ismcts:hard bots only, started beside the games (the thinking budget)")
+    parser.add_argument("--workers", type=int, default=0, help="N workers (bestiary serve --cluster) behind HAProxy "
+                        "(deploy/haproxy.cfg) on the PostgreSQL --database-url; 0: one server process, no proxy")
     args = parser.parse_args()
+    if args.workers and not (args.database_url or "").startswith("postgresql"):
+        parser.error("--workers needs a PostgreSQL --database-url")
 
     with tempfile.TemporaryDirectory() as scratch:
         url = args.database_url or f"sqlite:///{Path(scratch) / 'load.sqlite3'}"
         profile = Path(scratch) / "server.prof" if args.profile else None
-        server = LiveServer(url, Path(scratch) / "server.log", profile=profile)
+        server: Any = (LiveCluster(url, Path(scratch), args.workers) if args.workers else
+                       LiveServer(url, Path(scratch) / "server.log", profile=profile, deflate=args.deflate,
+                                  bot_processes=args.bot_processes))
         print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
               f"Python {platform.python_version()}; load average before: {load_average()}")
         print(f"database: {url.split('@')[-1]}; {args.games} games at once for {args.seconds:.0f} s, "
-              f"scripted players think up to {args.think} s")
+              f"scripted players think up to {args.think} s; websocket deflate {'on' if args.deflate else 'off'}; "
+              + (f"{args.workers} workers behind HAProxy" if args.workers else "one server process")
+              + (f"; {args.search_rooms} rooms of ismcts:hard bots, {args.bot_processes} bot processes"
+                 if args.search_rooms else ""))
         with server:
             baseline = server.rss_bytes()
             load = Load(server, args)

@@ -130,6 +130,8 @@ class SeatScript:
                     await socket.send(json.dumps({"type": "hello", "token": self.token,
                                                   "events_seen": len(self.events)}))
                     await self.websocket_turns(socket)
+                if not self.finished:  # closed by the server (1012: the room moved to another worker)
+                    self.connection_lost()
             except LOST as error:
                 self.connection_lost(error)
                 await asyncio.sleep(RECONNECT_SECONDS)
@@ -169,6 +171,10 @@ class SeatScript:
     async def rest_turn(self, http: httpx.AsyncClient) -> None:
         self.connections += 1
         answer = await http.get(f"/api/rooms/{self.code}/view", params={"events_from": len(self.events)})
+        if answer.status_code in (502, 503):  # no worker for the room yet, or one taking it over
+            self.losses.append(str(answer.status_code))
+            await asyncio.sleep(RECONNECT_SECONDS)
+            return
         assert answer.status_code == 200, answer.text
         self.take(answer.json())
         move = await self.next_move()

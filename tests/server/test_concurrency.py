@@ -96,9 +96,84 @@ class ChorusState(State):
         return self.clone()
 
 
+# -- a race that a player may sit out ----------------------------------------------------------------
+SWAT, SIT_OUT = Word(0, "swat"), Word(1, "pass")
+ROUNDS = 3
+
+
+class SlapOptions(GameOptions):
+    players: int = Field(3, ge=3, le=3)
+
+
+class Slap(Game):
+    """Every round is a race: each player swats or passes; the first swat scores, or every player passes."""
+
+    info = GameInfo(name="slap", title="Slap (server test game)", rules_version="1", player_counts=(3,),
+                    summary="a race a player may pass", chance="explicit", information="perfect", simultaneous=True)
+    Options = SlapOptions
+
+    def new_initial_state(self, seed: int | None = None) -> SlapState:
+        return SlapState(self, seed)
+
+    def player_action_table(self) -> Sequence[Action]:
+        return (SWAT, SIT_OUT)
+
+    def _state_from_dict(self, raw: JSON, seed: int | None) -> SlapState:
+        state = SlapState(self, seed)
+        state.round, state.passed, state.points = raw["round"], set(raw["passed"]), list(raw["points"])
+        return state
+
+    def render(self, observation: JSON) -> str:
+        return str(observation)
+
+
+class SlapState(State):
+    def __init__(self, game: Slap, seed: int | None) -> None:
+        super().__init__(game, seed)
+        self.round = 0
+        self.passed: set[int] = set()
+        self.points = [0, 0, 0]
+
+    def current_player(self) -> int:
+        return TERMINAL if self.round >= ROUNDS else SIMULTANEOUS
+
+    def players_to_act(self) -> list[int]:
+        return [] if self.round >= ROUNDS else [p for p in range(3) if p not in self.passed]
+
+    def decision_kind(self) -> str:
+        return "terminal" if self.round >= ROUNDS else "race"
+
+    def _legal_actions(self, player: int) -> Sequence[Action]:
+        return (SWAT, SIT_OUT)
+
+    def _apply(self, action: Action, player: int) -> None:
+        if action == SWAT:
+            self.points[player] += 1
+        else:
+            self.passed.add(player)
+        if action == SWAT or len(self.passed) == 3:
+            self.round, self.passed = self.round + 1, set()
+
+    def returns(self) -> list[float]:
+        return [float(p) for p in self.points]
+
+    def observation(self, player: int | None) -> JSON:
+        return {"round": self.round, "passed": sorted(self.passed), "points": list(self.points)}
+
+    def _to_dict(self) -> JSON:
+        return {"round": self.round, "passed": sorted(self.passed), "points": self.points}
+
+    def _copy_into(self, other: Any) -> None:
+        other.round, other.passed, other.points = self.round, set(self.passed), self.points.copy()
+
+    def determinize(self, player: int, rng: random.Random) -> State:
+        return self.clone()
+
+
 @pytest.fixture(autouse=True, scope="module")
 def chorus_registered() -> None:
     register_game(Chorus)
+    register_game(Slap)
 
 
 # -- clients ---------------------------------------------------------------------------------------
@@ -232,3 +307,40 @@ def test_a_replayed_answer_in_an_open_window_is_stale(sqlite_url: str) -> None:
     # P1's own move at version 0 made version 0 stale for P1; P2's answer at 1 did not make 1 stale for P1
     assert outcomes == ["accepted", "accepted", "stale", "accepted", "stale"]
     assert stored(sqlite_url, code) == [(0, 0, "sing"), (1, 1, "sing"), (2, 0, "sing")]
+
+
+async def one_then_another(host: str, channels: tuple[str, str], actions: tuple[str, str]) -> tuple[str, list[str]]:
+    """In a race of Slap, P1 sends `actions[0]` and P2 `actions[1]` one millisecond later, both at version 0."""
+    async with room(host, "slap") as (code, players):
+        async def later(player: Player, channel: str, action: str) -> str:
+            await asyncio.sleep(0.001)
+            return await player.send(channel, action, 0)
+
+        outcomes = await asyncio.gather(players[0].send(channels[0], actions[0], 0),
+                                        later(players[1], channels[1], actions[1]))
+        return code, list(outcomes)
+
+
+def test_a_pass_in_a_race_takes_out_only_its_sender(database_url: str) -> None:
+    """LUNGO-53: a pass 1 ms before another player's swat leaves the race open for that swat."""
+    with live_server(database_url) as host:
+        for first, second in CHANNELS * 2:
+            code, outcomes = asyncio.run(one_then_another(host, (first, second), ("pass", "swat")))
+            assert outcomes == ["accepted", "accepted"], (first, second, outcomes)
+            assert stored(database_url, code) == [(0, 0, "pass"), (1, 1, "swat")]
+
+
+def test_a_race_ends_with_its_first_swat_or_when_every_player_has_passed(sqlite_url: str) -> None:
+    async def play(host: str) -> tuple[str, list[str]]:
+        async with room(host, "slap") as (code, players):
+            outcomes = [await players[0].by_socket("swat", 0), await players[1].by_rest("pass", 0),  # over: stale
+                        await players[0].by_rest("pass", 1), await players[1].by_socket("pass", 1),
+                        await players[2].by_socket("pass", 1),  # everyone passed: the next race
+                        await players[0].by_socket("swat", 2), await players[0].by_socket("pass", 4)]
+            return code, outcomes
+
+    with live_server(sqlite_url) as host:
+        code, outcomes = asyncio.run(play(host))
+    assert outcomes == ["accepted", "stale", "accepted", "accepted", "accepted", "stale", "accepted"]
+    assert stored(sqlite_url, code) == [(0, 0, "swat"), (1, 0, "pass"), (2, 1, "pass"), (3, 2, "pass"),
+                                        (4, 0, "pass")]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from typing import Any
 
+import httpx
 import pytest
+import websockets
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
@@ -14,6 +18,7 @@ from typer.testing import CliRunner
 from bestiary.server.app import CLOSE_POLICY, CLOSE_TOO_BIG, TokenBucket
 from bestiary.server.rooms import Settings
 from tests.server.conftest import create_room, join, view
+from tests.server.tables import live_server
 
 
 def limited(**limits: Any) -> Settings:
@@ -206,3 +211,41 @@ def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch, 
     assert (settings.max_message_bytes, settings.message_rate, settings.message_burst, settings.max_strikes,
             settings.max_body_bytes, settings.finished_room_seconds) == (2048, 4.0, 8, 3, 5000, 60.0)
     assert made["run"]["ws_max_size"] >= 2048
+
+
+
+def test_every_queued_answer_is_sent_before_the_close_for_too_many_strikes(sqlite_url: str) -> None:
+    """25 oversized messages sent at once on a real socket: 24 answers, then the closing one, then the close."""
+    async def strike_out(host: str) -> tuple[list[str], int | None]:
+        async with httpx.AsyncClient(base_url=f"http://{host}") as http:
+            code = (await http.post("/api/rooms", json={"game": "critter-capture"})).json()["code"]
+        async with websockets.connect(f"ws://{host}/api/rooms/{code}/ws", max_size=None) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            for _ in range(25):
+                await ws.send("x" * 101)
+            answers = []
+            with contextlib.suppress(websockets.ConnectionClosed):
+                while True:
+                    answers.append(json.loads(await ws.recv())["error"])
+            return answers, ws.close_code
+
+    settings = limited(max_message_bytes=100, max_strikes=24, message_rate=1e6, message_burst=10**6)
+    with live_server(sqlite_url, settings) as host:
+        answers, close_code = asyncio.run(strike_out(host))
+    assert answers == ["too-large"] * 24 + ["closed"]
+    assert close_code == CLOSE_TOO_BIG
+
+
+def test_a_connection_that_says_no_hello_in_time_is_closed_with_4408(monkeypatch: pytest.MonkeyPatch,
+                                                                      client: TestClient) -> None:
+    from bestiary.server import app as server_app
+
+    monkeypatch.setattr(server_app, "HELLO_SECONDS", 0.2)
+    code = create_room(client, "critter-capture", options={"players": 2})["code"]
+    with client.websocket_connect(f"/api/rooms/{code}/ws") as ws:
+        answer = ws.receive_json()
+        assert answer["error"] == "bad-message" and "hello" in answer["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4408

@@ -31,25 +31,69 @@ def serve(
     max_body_bytes: Annotated[int, typer.Option(help="largest REST request body, in bytes")] = 65536,
     finished_room_seconds: Annotated[float, typer.Option(
         help="seconds a finished room stays in memory after its last connection (it reloads on demand)")] = 300.0,
+    option_range: Annotated[list[str] | None, typer.Option(
+        help="GAME.OPTION=LOW..HIGH: the values of an option that builds a larger game this server plays, e.g. "
+             "crits-creatures.width=4..16 (repeat it; any given replaces the defaults, docs/reliability.md)")
+    ] = None,
+    games_kept: Annotated[int, typer.Option(help="configured games (game and options) held in memory for new rooms")
+                          ] = 16,
+    waiting_rooms_per_address: Annotated[int, typer.Option(
+        help="rooms one client address may have waiting for players at once")] = 20,
+    max_waiting_rooms: Annotated[int, typer.Option(help="rooms waiting for players on the whole server")] = 1000,
+    waiting_room_seconds: Annotated[float, typer.Option(
+        help="seconds a waiting room with nobody connected is kept before it is deleted")] = 900.0,
+    bot_processes: Annotated[int, typer.Option(
+        help="processes search bots think in: at most this many searches at once, rooms with people first "
+             "(0: on threads in the server's process)")] = 1,
+    ws_deflate: Annotated[bool, typer.Option(
+        help="compress websocket messages (permessage-deflate): pays on slow links, costs CPU on fast ones")] = False,
+    workers: Annotated[int, typer.Option(
+        help="worker processes, on PORT+1 to PORT+N, each room played by one of them; a proxy on PORT sends each "
+             "room's requests to its worker (deploy/haproxy.cfg); needs PostgreSQL")] = 1,
+    cluster: Annotated[bool, typer.Option(
+        help="this process is one of several workers on one PostgreSQL database (--workers starts them so)")
+    ] = False,
+    log_level: Annotated[str, typer.Option(help="uvicorn's log level: info logs every request, warning does not")
+                         ] = "info",
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="proxies whose X-Forwarded-For is trusted, e.g. 127.0.0.1 (the client address counts waiting rooms)")
+    ] = None,
 ) -> None:
     """Serve Bestiary online: open http://HOST:PORT in a browser to create a room and play."""
     try:
         import uvicorn
 
         from bestiary.server.app import create_app
+        from bestiary.server.limits import DEFAULT_OPTION_RANGES, OptionRange
         from bestiary.server.rooms import Settings
     except ImportError as error:
         typer.echo(f"error: the server needs its extra packages ({error.name} is missing): "
                    "pip install 'bestiary[server]'", err=True)
         raise typer.Exit(2) from None
+    if (workers > 1 or cluster) and not (database_url or "").startswith("postgresql"):
+        typer.echo("error: several workers share their rooms through PostgreSQL: give --database-url "
+                   "postgresql+psycopg://...", err=True)
+        raise typer.Exit(2)
+    if workers > 1:
+        from bestiary.server.workers import run_workers
+
+        raise typer.Exit(run_workers(workers, port))
     if database_url is None:
         data_dir.mkdir(parents=True, exist_ok=True)
         database_url = f"sqlite:///{data_dir / 'bestiary.sqlite3'}"
     typer.echo(f"Bestiary on http://{host}:{port}/  (database: {database_url.split('@')[-1]})")
+    try:
+        ranges = tuple(OptionRange.parse(text) for text in option_range) if option_range else DEFAULT_OPTION_RANGES
+    except ValueError as error:
+        typer.echo(f"error: --option-range: {error}", err=True)
+        raise typer.Exit(2) from None
     settings = Settings(bot_delay=bot_delay, disconnect_grace=disconnect_grace or None,
                         max_message_bytes=max_message_bytes, message_rate=message_rate, message_burst=message_burst,
                         max_strikes=max_strikes, max_body_bytes=max_body_bytes,
-                        finished_room_seconds=finished_room_seconds)
+                        finished_room_seconds=finished_room_seconds, option_ranges=ranges, games_kept=games_kept,
+                        waiting_rooms_per_address=waiting_rooms_per_address, max_waiting_rooms=max_waiting_rooms,
+                        waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster)
     # uvicorn drops a frame over ws_max_size without a word: keep that bound well above ours, which answers
-    uvicorn.run(create_app(database_url, settings), host=host, port=port, log_level="info",
-                ws_max_size=max(16 * max_message_bytes, 1 << 20))
+    uvicorn.run(create_app(database_url, settings), host=host, port=port, log_level=log_level,
+                ws_max_size=max(16 * max_message_bytes, 1 << 20), ws_per_message_deflate=ws_deflate,
+                forwarded_allow_ips=forwarded_allow_ips, proxy_headers=forwarded_allow_ips is not None)

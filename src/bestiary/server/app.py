@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -21,12 +21,23 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bestiary.agents import agent_names
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
-from bestiary.server.rooms import Connection, Hub, Room, ServerError, Settings, known_games
+from bestiary.server.limits import LOBBY_PAGE, LOBBY_PAGE_MAX
+from bestiary.server.rooms import (
+    CLOSE_MOVED,
+    HANG_UP,
+    Connection,
+    Hub,
+    Room,
+    ServerError,
+    Settings,
+    known_games,
+)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 HELLO_SECONDS = 15.0
 HTTP_ERRORS = {400: "bad-request", 404: "not-found", 405: "bad-method", 413: "too-large"}
 CLOSE_POLICY, CLOSE_TOO_BIG = 1008, 1009  # RFC 6455 close codes
+DRAIN_SECONDS = 10.0  # how long a connection being closed may take to read the answers queued for it
 
 Token = Annotated[str | None, Header(alias="Authorization", description="Bearer <seat token>")]
 
@@ -202,51 +213,53 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         return protocol.protocol_schema()
 
     @app.post("/api/rooms", status_code=201, responses=errors)
-    async def create_room(request: protocol.CreateRoom) -> protocol.RoomInfo:
+    async def create_room(request: protocol.CreateRoom, http: Request) -> protocol.RoomInfo:
         """A new room; seats not given are open human seats. A room of bots only starts at once."""
-        return (await hub().create(request)).info()
+        return (await hub().create(request, address=client_address(http))).info()
 
     @app.get("/api/rooms")
-    async def open_rooms() -> list[protocol.RoomInfo]:
-        """Rooms waiting for players."""
-        return hub().open_rooms()
+    async def open_rooms(offset: Annotated[int, Query(ge=0)] = 0,
+                         limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE
+                         ) -> list[protocol.RoomInfo]:
+        """Rooms waiting for players, oldest first: `limit` of them from the `offset`-th."""
+        return await hub().lobby(offset, limit)
 
     @app.get("/api/rooms/{code}", responses=errors)
     async def room_info(code: str) -> protocol.RoomInfo:
-        room = hub().room(code)
+        room = await hub().room(code)
         await room.settled()
         return room.info()
 
     @app.post("/api/rooms/{code}/seats/{seat}", responses=errors)
     async def join(code: str, seat: int, request: protocol.JoinSeat) -> protocol.SeatToken:
         """Take an open seat; the answer holds the seat's secret token, given only here, only once."""
-        token = await hub().room(code).join(seat, request.name)
+        token = await (await hub().room(code)).join(seat, request.name)
         return protocol.SeatToken(room=code, seat=seat, token=token)
 
     @app.post("/api/rooms/{code}/leave", responses=errors)
     async def leave(code: str, authorization: Token = None) -> protocol.RoomInfo:
         """Give up the seat: before the game it opens again, during it a bot plays it to the end."""
-        room = hub().room(code)
+        room = await hub().room(code)
         seat = seat_or_refuse(room, bearer(authorization))
         await room.leave(seat)
         return room.info()
 
     @app.post("/api/rooms/{code}/rematch", responses=errors)
-    async def rematch(code: str) -> protocol.RoomInfo:
+    async def rematch(code: str, http: Request) -> protocol.RoomInfo:
         """A new room with the same game, options and bots (the same one for everyone who asks)."""
-        return (await hub().rematch(code)).info()
+        return (await hub().rematch(code, client_address(http))).info()
 
     @app.get("/api/rooms/{code}/view", responses=errors)
     async def view(code: str, events_from: int = 0, authorization: Token = None) -> protocol.View:
         """The position as the token's seat sees it (no token: as a spectator)."""
-        room = hub().room(code)
+        room = await hub().room(code)
         await room.settled()
         return room.view(room.seat_of(bearer(authorization)), max(0, events_from))
 
     @app.post("/api/rooms/{code}/moves", responses=errors)
     async def move(code: str, request: protocol.MoveRequest, authorization: Token = None) -> protocol.View:
         """Make a move for the token's seat against the state version it was chosen on."""
-        room = hub().room(code)
+        room = await hub().room(code)
         token = bearer(authorization)
         await room.move(token, request.action, request.version)
         return room.view(room.seat_of(token))
@@ -254,7 +267,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     @app.get("/api/rooms/{code}/replay", responses=errors)
     async def replay(code: str, step: int, authorization: Token = None) -> protocol.ReplayView:
         """The game after `step` moves (chance outcomes count as moves), as the viewer may see it."""
-        room = hub().room(code)
+        room = await hub().room(code)
         return room.replay_view(room.seat_of(bearer(authorization)), step)
 
     @app.websocket("/api/rooms/{code}/ws")
@@ -262,7 +275,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         await websocket.accept()
         guard = MessageGuard(limits)
         try:
-            room = hub().room(code)
+            room = await hub().room(code)
             hello = await receive_hello(websocket, guard)
             seat = room.seat_of(hello.token)
         except ServerError as error:
@@ -278,8 +291,12 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         connection = Connection(seat, events_seen=hello.events_seen)
         writer = asyncio.create_task(write_outbox(websocket, connection))
         async with room.lock:
-            room.connections.add(connection)
-            room.send_view(connection, "welcome")
+            if room.closed:  # handed over to another worker meanwhile: the client reconnects there
+                connection.close_code = CLOSE_MOVED
+                connection.outbox.put_nowait(HANG_UP)
+            else:
+                room.connections.add(connection)
+                room.send_view(connection, "welcome")
         try:
             while True:
                 try:
@@ -291,19 +308,27 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
                 if answer is not None:
                     connection.outbox.put_nowait(answer)
         except TooManyStrikes as abuse:
-            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-                await websocket.send_json(error_message(abuse.error))
+            # the answers queued for the earlier messages go first, then the closing one, then the close
+            connection.outbox.put_nowait(error_message(abuse.error))
+            connection.outbox.put_nowait(HANG_UP)
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
+                await asyncio.wait_for(asyncio.shield(writer), DRAIN_SECONDS)
                 await websocket.close(code=abuse.close_code)
         except WebSocketDisconnect:
             pass
         finally:
             room.connections.discard(connection)
             writer.cancel()
-            if not any(other.seat == connection.seat for other in room.connections):
+            if not room.closed and not any(other.seat == connection.seat for other in room.connections):
                 room.disconnected(connection.seat)
 
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
+
+
+def client_address(request: Request) -> str | None:
+    """The client's address (behind a proxy, the one it forwards when uvicorn trusts it: --forwarded-allow-ips)."""
+    return request.client.host if request.client is not None else None
 
 
 def seat_or_refuse(room: Room, token: str | None) -> int:
@@ -355,6 +380,12 @@ async def handle(room: Room, token: str | None, raw: str) -> dict[str, Any] | No
 
 
 async def write_outbox(websocket: WebSocket, connection: Connection) -> None:
+    """Sends the connection's messages in order until HANG_UP."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            await websocket.send_json(await connection.outbox.get())
+        while (message := await connection.outbox.get()) is not HANG_UP:
+            if isinstance(message, str):
+                await websocket.send_text(message)
+            else:
+                await websocket.send_json(message)
+        if connection.close_code is not None:  # the room moved to another worker
+            await websocket.close(code=connection.close_code)

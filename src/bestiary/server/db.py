@@ -37,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 
 T = TypeVar("T")
+MoveWrite = tuple[str, list[tuple[int, int, str]], dict[str, Any]]  # a room's code, new moves, new room values
 CONNECT_SECONDS = 5
 POOLED_WORKERS = 4  # below SQLAlchemy's default pool of 5 connections, so no write waits for a connection
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -136,8 +137,8 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        workers = 1 if engine.dialect.name == "sqlite" else POOLED_WORKERS
-        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bestiary-db")
+        self.writers = 1 if engine.dialect.name == "sqlite" else POOLED_WORKERS
+        self.executor = ThreadPoolExecutor(max_workers=self.writers, thread_name_prefix="bestiary-db")
 
     async def run(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`method(*args, **kwargs)` on a worker thread, so the event loop goes on serving everyone else."""
@@ -157,19 +158,43 @@ class Store:
         with self.engine.begin() as connection:
             connection.execute(seats.update().where(seats.c.room_code == code, seats.c.seat == seat).values(**values))
 
-    def record_moves(self, code: str, new_moves: list[tuple[int, int, str]], **room_values: Any) -> None:
-        """Moves as (number, player, action text); the primary key refuses a number stored twice."""
+    def record_moves(self, writes: list[MoveWrite]) -> None:
+        """Each room's new moves, as (number, player, action text), and new room values, all in one
+        transaction (server/commits.py); the primary key refuses a move number stored twice."""
+        at = now()
         with self.engine.begin() as connection:
-            if new_moves:
-                connection.execute(moves.insert(), [
-                    {"room_code": code, "number": number, "player": player, "action": action, "at": now()}
-                    for number, player, action in new_moves])
-            if room_values:
-                connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
+            rows = [{"room_code": code, "number": number, "player": player, "action": action, "at": at}
+                    for code, new_moves, _ in writes for number, player, action in new_moves]
+            if rows:
+                connection.execute(moves.insert(), rows)
+            for code, _, room_values in writes:
+                if room_values:
+                    connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
 
     def update_room(self, code: str, **values: Any) -> None:
         with self.engine.begin() as connection:
             connection.execute(rooms.update().where(rooms.c.code == code).values(**values))
+
+    def delete_room(self, code: str) -> None:
+        """A room with its seats and moves (a waiting room nobody came to)."""
+        with self.engine.begin() as connection:
+            connection.execute(moves.delete().where(moves.c.room_code == code))
+            connection.execute(seats.delete().where(seats.c.room_code == code))
+            connection.execute(rooms.delete().where(rooms.c.code == code))
+
+    def waiting_rooms(self, offset: int, limit: int) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """One page of the rooms waiting with an open seat, oldest first, with their seats."""
+        open_seat = select(seats.c.room_code).where(seats.c.room_code == rooms.c.code, seats.c.kind == "human",
+                                                    seats.c.token_hash.is_(None)).exists()
+        with self.engine.connect() as connection:
+            found = [dict(r) for r in connection.execute(
+                rooms.select().where(rooms.c.status == "waiting", open_seat)
+                .order_by(rooms.c.created_at, rooms.c.code).offset(offset).limit(limit)).mappings()]
+            seat_rows: dict[str, list[dict[str, Any]]] = {row["code"]: [] for row in found}
+            for r in connection.execute(seats.select().where(seats.c.room_code.in_(list(seat_rows)))
+                                        .order_by(seats.c.seat)).mappings():
+                seat_rows[r["room_code"]].append(dict(r))
+        return [(row, seat_rows[row["code"]]) for row in found]
 
     def room_codes(self, statuses: tuple[str, ...]) -> list[str]:
         with self.engine.connect() as connection:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import itertools
 import logging
 import random
 import re
 import secrets
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -30,14 +29,19 @@ from bestiary.core.chance import sample_chance
 from bestiary.core.errors import BestiaryError
 from bestiary.core.registry import game_class, list_games, load_game
 from bestiary.server import protocol
+from bestiary.server.cluster import ADOPT_SECONDS, HANDED_OVER_SECONDS, Leases
+from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc, hash_token, now
+from bestiary.server.limits import DEFAULT_OPTION_RANGES, LOBBY_PAGE, ConfiguredGames, OptionRange, out_of_range
+from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 
 WINDOW_KINDS = ("response", "race", "simultaneous")
+CLOSE_MOVED = 1012  # RFC 6455 "service restart": the room moved to another worker; reconnect
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
+UNAVAILABLE = "the database is not answering, so nothing was changed; try again in a moment"
 PASS = "pass"  # the action a response window's player takes by not answering in time
 T = TypeVar("T")
-GAMES_KEPT = 64  # configured games kept for new rooms; any number of option sets may be asked for
 ROOM_CODE = re.compile(r"[A-Za-z0-9_-]{16}")  # secrets.token_urlsafe(12): 96 random bits
 ONLINE_AGENT = re.compile(r"[a-z][a-z0-9_-]*(:[a-z]+)?")  # a name and at most a level: no custom search budgets
 
@@ -77,13 +81,17 @@ class OpenWindow:
     deadline: float  # event-loop time
 
 
+HANG_UP: dict[str, Any] = {}  # put in an outbox after its last message: the writer stops there
+
+
 @dataclass(eq=False)
 class Connection:
     """One websocket: who it speaks for and how much of the event log it has been sent."""
 
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[dict[str, Any] | str] = field(default_factory=asyncio.Queue)  # str: JSON already made
     events_seen: int = 0
+    close_code: int | None = None  # set with HANG_UP: the writer then closes the websocket with it
 
 
 @dataclass
@@ -98,6 +106,14 @@ class Settings:
     max_body_bytes: int = 65536  # one REST request body
     finished_room_seconds: float = 300.0  # a finished room leaves memory this long after its last connection
     automatic_passes: bool = True  # a person's seat that can only pass a window passes by itself (agents/pacing.py)
+    # what one client may make the server build and keep (server/limits.py, docs/reliability.md)
+    option_ranges: tuple[OptionRange, ...] = DEFAULT_OPTION_RANGES  # the options that build a larger game
+    games_kept: int = 16  # configured games held for new rooms, the least recently used dropped first
+    waiting_rooms_per_address: int = 20  # rooms one address may have waiting for players at once
+    max_waiting_rooms: int = 1000  # rooms waiting for players on the whole server
+    waiting_room_seconds: float = 900.0  # a waiting room with nobody connected is deleted after this long
+    bot_processes: int = 1  # processes search bots think in; at most this many searches at once (0: threads)
+    cluster: bool = False  # one of several workers on one PostgreSQL database (server/cluster.py)
 
 
 class Room:
@@ -124,6 +140,9 @@ class Room:
         self.timers: list[asyncio.Task[None]] = []
         self.grace_timers: list[asyncio.Task[None]] = []  # apart from `timers`: a move must not cancel them
         self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
+        self.creator: str | None = None  # the address that made it, while it waits for players
+        self.closed = False  # left this worker's memory: its connections' ends must not act on it
+        self.idle_since = asyncio.get_running_loop().time()  # when last seen waiting with nobody connected
 
     # -- what anyone may see ------------------------------------------------------------------------
     @property
@@ -189,6 +208,7 @@ class Room:
             await self.store(self.hub.store.update_seat, self.code, seat_number, token_hash=token_hash,
                              name=seat_name)
             seat.token_hash, seat.name = token_hash, seat_name
+            self.idle_since = asyncio.get_running_loop().time()
             if self.status == "waiting" and self.full():
                 await self.start_when_stored()
             else:
@@ -269,12 +289,12 @@ class Room:
 
     async def store(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A Store method off the event loop; a database that is away is a clean refusal that changed nothing."""
+        self.check_still_here()
         try:
             return await self.hub.store.run(method, *args, **kwargs)
         except SQLAlchemyError:
             log.exception("room %s: the database refused %s", self.code, getattr(method, "__name__", method))
-            raise ServerError("unavailable", "the database is not answering, so nothing was changed; try again "
-                                             "in a moment", 503) from None
+            raise ServerError("unavailable", UNAVAILABLE, 503) from None
 
     # -- moves --------------------------------------------------------------------------------------
     async def move(self, token: str | None, text: str, version: int) -> int:
@@ -302,7 +322,7 @@ class Room:
         if version != self.version:
             # Inside a window each listed player answers independently: a move chosen after the window
             # opened still counts after the others' answers (not after the mover's own: that would be a
-            # replay); in a race the first arrival has closed it.
+            # replay); in a race the first move other than a pass has closed it.
             window = self.window
             if (window is None or not window.opened_at_version <= version <= self.version or seat not in to_act
                     or any(player == seat for player, _ in self.state.history()[version:])):
@@ -325,7 +345,7 @@ class Room:
         window = self.window_after(candidate, values["status"])
         values.update(window_opened_at=None if window is None else window.opened_at_version,
                       window_closes_at=None if window is None else self.wall_clock(window.deadline))
-        write = asyncio.ensure_future(self.store(self.hub.store.record_moves, self.code, made, **values))
+        write = asyncio.ensure_future(self.record(made, values))
         try:
             await asyncio.shield(write)
         except asyncio.CancelledError:
@@ -334,6 +354,21 @@ class Room:
             self.adopt(candidate, window, values)
             raise
         self.adopt(candidate, window, values)
+
+    async def record(self, made: list[tuple[int, int, str]], values: dict[str, Any]) -> None:
+        """The moves and room values committed with other rooms' (server/commits.py); a database that is away
+        is a clean refusal that changed nothing."""
+        self.check_still_here()
+        try:
+            await self.hub.commits.record(self.code, made, values)
+        except SQLAlchemyError:
+            log.exception("room %s: the database refused the moves", self.code)
+            raise ServerError("unavailable", UNAVAILABLE, 503) from None
+
+    def check_still_here(self) -> None:
+        """A room that has left this worker (handed over, expired, shut down) writes nothing more."""
+        if self.closed:
+            raise ServerError("busy", "this room has just moved to another worker; try again in a moment", 503)
 
     def adopt(self, candidate: State, window: OpenWindow | None, values: dict[str, Any]) -> None:
         if window is not None and window is not self.window:
@@ -349,9 +384,11 @@ class Room:
         if kind not in WINDOW_KINDS:
             return None
         players = frozenset(state.players_to_act())
-        # A window lasts while its players answer one by one; a race ends with its first arrival.
+        # A window lasts while its players answer one by one; a race ends with its first move that is not a
+        # pass (LUNGO-53: a pass takes only its sender out of the race).
         window = self.window
-        if window is None or window.kind != kind or kind == "race" or not players <= window.players:
+        if (window is None or window.kind != kind or not players <= window.players
+                or (kind == "race" and not still_racing(state, window, players))):
             window = OpenWindow(kind, players, len(state.history()),  # type: ignore[arg-type]
                                 asyncio.get_running_loop().time() + self.window_seconds)
         return window
@@ -366,7 +403,8 @@ class Room:
             kind = self.state.decision_kind()
             if kind in WINDOW_KINDS:
                 left = (as_utc(closes_at) - now()).total_seconds()
-                self.window = OpenWindow(kind, frozenset(self.state.players_to_act()),  # type: ignore[arg-type]
+                answered = {player for player, _ in self.state.history()[opened_at:]}
+                self.window = OpenWindow(kind, frozenset(self.state.players_to_act()) | answered,  # type: ignore[arg-type]
                                          opened_at, asyncio.get_running_loop().time() + max(0.0, left))
                 return
         self.window = self.window_after(self.state, self.status)
@@ -416,12 +454,25 @@ class Room:
             self.due_now.add(task)
             task.add_done_callback(self.due_now.discard)
 
+    async def expire(self) -> None:
+        """A waiting room nobody came to: deleted, from memory and from the database."""
+        async with self.lock:
+            if self.status != "waiting" or self.connections or self.hub.rooms.get(self.code) is not self:
+                return
+            await self.store(self.hub.store.delete_room, self.code)
+            log.info("room %s: waited with nobody connected for %ss, deleted", self.code,
+                     self.hub.settings.waiting_room_seconds)
+            del self.hub.rooms[self.code]
+            self.close()
+        await self.hub.let_go(self.code)
+
     async def evict_when_idle(self) -> None:
         """A finished room leaves memory once no one watches it; it loads again from the database on demand."""
         if self.connections:
             self.later(self.hub.settings.finished_room_seconds, self.evict_when_idle)
         elif self.hub.rooms.get(self.code) is self:
             del self.hub.rooms[self.code]
+            await self.hub.let_go(self.code)
 
     def bot_delay(self, player: int, kind: str | None) -> float:
         if kind in ("race", "response"):
@@ -440,10 +491,16 @@ class Room:
 
     async def play_for(self, player: int, agent: Agent) -> None:
         """The agent's move for the seat, chosen from what that seat may see. A search thinks for a second or
-        more: it does so in a worker thread, so that the other rooms, and this room's watchers, are served
-        meanwhile; the room's lock, held by every job, keeps its state still until the move is made."""
-        thinking_rng = random.Random(self.rng.getrandbits(64))  # the thread's own: the room's stays on the loop
-        action = await asyncio.to_thread(agent.act, SeatView(self.state, player), thinking_rng)
+        more: it does so in the server's pool of processes (server/thinking.py; another agent on a worker
+        thread), so that the other rooms, and this room's watchers, are served meanwhile; the room's lock,
+        held by every job, keeps its state still until the move is made."""
+        seed = self.rng.getrandbits(64)  # the thinker's own generator: the room's stays on the loop
+        thinkers = self.hub.thinkers
+        if thinkers is not None and searches(agent):
+            priority = PEOPLE_FIRST if any(s.kind == "human" for s in self.seats) else BOTS_ONLY
+            action: Any = await thinkers.act(agent, self.state, player, seed, priority)
+        else:
+            action = await asyncio.to_thread(agent.act, SeatView(self.state, player), random.Random(seed))
         candidate = self.state.clone()
         candidate.apply_action(action, player=player)
         await self.commit_state(candidate, [(self.version, player, str(action))])
@@ -462,17 +519,30 @@ class Room:
             await self.commit_state(candidate, made)
 
     def broadcast(self) -> None:
+        made: dict[tuple[int | None, int], tuple[str, int]] = {}  # one view for every connection of an audience
         for connection in self.connections:
-            self.send_view(connection, "state")
+            self.send_view(connection, "state", made)
 
-    def send_view(self, connection: Connection, kind: Literal["welcome", "state"]) -> None:
+    def send_view(self, connection: Connection, kind: Literal["welcome", "state"],
+                  made: dict[tuple[int | None, int], tuple[str, int]] | None = None) -> None:
+        """The connection's view, made once per audience (its seat, or spectators) and event count, and turned
+        into JSON by pydantic's own serialiser (docs/reliability.md: five times json.dumps on a Crit's view)."""
+        audience = (connection.seat, connection.events_seen)
+        if made is not None and audience in made:
+            text, connection.events_seen = made[audience]
+            connection.outbox.put_nowait(text)
+            return
         view = self.view(connection.seat, connection.events_seen)
         connection.events_seen = view.events_from + len(view.events)
         message = (protocol.Welcome(seat=connection.seat, view=view) if kind == "welcome"
                    else protocol.StateMessage(view=view))
-        connection.outbox.put_nowait(message.model_dump(mode="json"))
+        text = message.model_dump_json()
+        if made is not None:
+            made[audience] = text, connection.events_seen
+        connection.outbox.put_nowait(text)
 
     def close(self) -> None:
+        self.closed = True
         for timer in self.timers + self.grace_timers:
             timer.cancel()
         self.timers = []
@@ -490,6 +560,16 @@ class Room:
                                            for e in state.events(seat)])
 
 
+def still_racing(state: State, window: OpenWindow, players: frozenset[int]) -> bool:
+    """Whether the race `window` goes on in `state`: every move since it opened is a pass by one of its
+    players, and the players still listed are exactly those who have not passed (once all have, the next
+    race is another)."""
+    moves = state.history()[window.opened_at_version:]
+    passed = {player for player, action in moves}
+    return (all(player in window.players and str(action) == PASS for player, action in moves)
+            and players == window.players - passed)
+
+
 class Hub:
     """Every live room, and the lobby's operations on them."""
 
@@ -497,20 +577,33 @@ class Hub:
         self.store = store
         self.settings = settings or Settings()
         self.rooms: dict[str, Room] = {}
-        self.games: OrderedDict[str, Game] = OrderedDict()  # the most recently used, up to GAMES_KEPT
+        self.games = ConfiguredGames(self.settings.games_kept, load_game)
+        self.commits = GroupCommit(store, store.writers)
+        self.loading: dict[str, asyncio.Future[Room | None]] = {}  # rooms being read from the database
+        self.thinkers = Thinkers(self.settings.bot_processes) if self.settings.bot_processes > 0 else None
+        self.sweeper: asyncio.Task[None] | None = None
+        self.leases: Leases | None = None  # with other workers: the rooms this one holds (server/cluster.py)
+        self.adopter: asyncio.Task[None] | None = None
+        self.handing_over: set[asyncio.Task[None]] = set()
+        self.handed_over: dict[str, float] = {}  # room code: when this worker last handed it over
 
-    def game(self, name: str, options: dict[str, Any]) -> Game:
-        """The configured game, shared by every room that plays it with these options (a Game is immutable):
-        making one parses its card files and builds its action tables, which takes longer than a hundred moves."""
-        key = json.dumps([name, options], sort_keys=True)
-        if key not in self.games:
-            self.games[key] = load_game(name, **options)
-            if len(self.games) > GAMES_KEPT:
-                self.games.popitem(last=False)
-        self.games.move_to_end(key)
-        return self.games[key]
+    async def game(self, name: str, options: dict[str, Any]) -> Game:
+        """The configured game, shared by every room that plays it with these options (server/limits.py)."""
+        return await self.games.get(name, options)
 
-    async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None) -> Room:
+    def waiting_room_allowed(self, address: str | None) -> None:
+        """Refuses a new waiting room past the server's bound, or past the bound for one address."""
+        waiting = [room for room in self.rooms.values() if room.status == "waiting"]
+        if len(waiting) >= self.settings.max_waiting_rooms:
+            raise ServerError("too-many-rooms", f"{len(waiting)} rooms are waiting for players, as many as this "
+                                                f"server holds: join one from the lobby, or try again later", 503)
+        mine = sum(room.creator == address for room in waiting) if address is not None else 0
+        if mine >= self.settings.waiting_rooms_per_address:
+            raise ServerError("too-many-rooms", f"you have {mine} rooms waiting for players, as many as one "
+                                                f"address may: start or leave one first", 429)
+
+    async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None,
+                     address: str | None = None) -> Room:
         try:
             cls = game_class(request.game)
             options = dict(request.options)
@@ -520,7 +613,14 @@ class Hub:
             if files:  # paths on the server's disk: not a client's to choose or read
                 raise ServerError("bad-room", f"the server plays only its own card sets and armies; "
                                               f"{', '.join(map(repr, files))} cannot be used online")
-            game = self.game(request.game, parsed.model_dump(mode="json"))
+            chosen = parsed.model_dump(mode="json")
+            refusal = out_of_range(request.game, chosen, self.settings.option_ranges)
+            if refusal is not None:
+                raise ServerError("bad-room", refusal)
+            bots = [spec for spec in request.seats or [] if spec.kind == "bot"]
+            if len(bots) != chosen.get("players"):  # a room of bots only starts at once: it never waits
+                self.waiting_room_allowed(address)
+            game = await self.game(request.game, chosen)
             specs = list(request.seats or [])
             if len(specs) > game.num_players:
                 raise ServerError("bad-seats", f"{len(specs)} seats given for {game.num_players} players")
@@ -539,6 +639,9 @@ class Hub:
         code = secrets.token_urlsafe(12)
         seed = secrets.randbits(62)
         room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds)
+        room.creator = address
+        if self.leases is not None:
+            await self.leases.take(code)  # a new code: no one else holds it
         await room.store(
             self.store.create_room,
             {"code": code, "game": game.info.name, "options": game.options_dict(), "seed": seed,
@@ -552,13 +655,13 @@ class Hub:
                 await room.start_when_stored()
         return room
 
-    def room(self, code: str) -> Room:
+    async def room(self, code: str) -> Room:
         if not ROOM_CODE.fullmatch(code):  # not one of ours: no need to ask the database
             raise ServerError("no-room", "no room has this code", 404)
         room = self.rooms.get(code)
         if room is None:
             try:
-                room = self.load(code)
+                room = await self.load(code)
             except BestiaryError as error:
                 raise ServerError("cannot-load", f"this room's game cannot be set up here: {error}", 409) from None
             except SQLAlchemyError:
@@ -569,13 +672,33 @@ class Hub:
             raise ServerError("no-room", "no room has this code", 404)
         return room
 
-    def load(self, code: str) -> Room | None:
-        """A room from its record: the initial state with every stored move applied again."""
-        stored = self.store.load_room(code)
+    async def load(self, code: str) -> Room | None:
+        """A room from its record: the initial state with every stored move applied again. Requests for a room
+        being loaded wait for that load."""
+        if code in self.loading:
+            return await asyncio.shield(self.loading[code])
+        self.loading[code] = asyncio.get_running_loop().create_future()
+        try:
+            room = await self.read(code)
+        except BaseException as error:
+            failed = self.loading.pop(code)
+            failed.set_exception(error)
+            failed.exception()  # retrieved: no one else may be waiting for it
+            raise
+        self.loading.pop(code).set_result(room)
+        return room
+
+    async def read(self, code: str) -> Room | None:
+        if self.leases is not None and not await self.leases.claim(code):
+            raise ServerError("busy", "another worker is still handing this room over; try again in a moment", 503)
+        stored = await self.store.run(self.store.load_room, code)
+        if code in self.rooms:  # made or loaded meanwhile
+            return self.rooms[code]
         if stored is None:
+            await self.let_go(code)
             return None
         row, seat_rows, move_rows = stored
-        game = self.game(row["game"], row["options"])
+        game = await self.game(row["game"], row["options"])
         seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]) for r in seat_rows]
         room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["turn_seconds"], row["status"],
                     row["result"], row["rematch"])
@@ -588,11 +711,18 @@ class Hub:
         return room
 
     async def resume(self) -> int:
-        """After a start: every unfinished game back in play, its bots and windows running again."""
+        """After a start: every unfinished game back in play, its bots and windows running again, and waiting
+        rooms that nobody visits set to expire. With other workers, only the rooms no one else holds."""
+        self.sweeper = asyncio.get_running_loop().create_task(self.expire_waiting_rooms())
+        if self.settings.cluster:
+            self.leases = self.new_leases()
+            taken = await self.adopt()
+            self.adopter = asyncio.get_running_loop().create_task(self.adopt_now_and_then())
+            return taken
         codes = await self.store.run(self.store.room_codes, ("waiting", "playing"))
         for code in codes:
             try:
-                room = self.rooms.get(code) or self.load(code)
+                room = self.rooms.get(code) or await self.load(code)
             except BestiaryError as error:  # e.g. a record from older rules: keep it, play the rest
                 log.error("room %s cannot resume: %s", code, error)
                 continue
@@ -601,19 +731,130 @@ class Hub:
                     room.changed()
         return len(codes)
 
-    def open_rooms(self) -> list[protocol.RoomInfo]:
-        return [room.info() for room in self.rooms.values()
-                if room.status == "waiting" and any(not s.info().taken for s in room.seats)]
+    # -- with other workers (server/cluster.py) -----------------------------------------------------
+    async def adopt(self) -> int:
+        """Every unfinished room no worker holds, taken over here: its bots, windows and clocks run again."""
+        assert self.leases is not None
+        taken = 0
+        loop = asyncio.get_running_loop()
+        for code, at in list(self.handed_over.items()):
+            if loop.time() - at > HANDED_OVER_SECONDS:
+                del self.handed_over[code]
+        for code in await self.store.run(self.store.room_codes, ("waiting", "playing")):
+            # a room just handed over is the asking worker's to take, not this one's to take back
+            if (code in self.rooms or code in self.loading or code in self.handed_over
+                    or not await self.leases.take(code)):
+                continue
+            try:
+                room = await self.load(code)
+            except (BestiaryError, ServerError) as error:
+                log.error("room %s cannot resume: %s", code, error)
+                await self.let_go(code)
+                continue
+            if room is not None:
+                log.info("room %s: taken over", code)
+                taken += 1
+                async with room.lock:
+                    room.changed()
+        return taken
 
-    async def rematch(self, code: str) -> Room:
-        room = self.room(code)
+    def new_leases(self) -> Leases:
+        return Leases(self.store.engine.url.render_as_string(hide_password=False), self.release_requested)
+
+    async def adopt_now_and_then(self) -> None:
+        while True:
+            await asyncio.sleep(ADOPT_SECONDS)
+            try:
+                if self.leases is None or not await self.leases.alive():
+                    self.lost_leases()
+                    continue
+                await self.adopt()
+            except SQLAlchemyError:
+                log.warning("the database is not answering; rooms are taken over later")
+
+    def lost_leases(self) -> None:
+        """The session holding this worker's leases ended (PostgreSQL restarted, the network failed): another
+        worker may hold its rooms now, so every one leaves memory (its websockets close with 1012) and the
+        leases start again on a new session. Meanwhile the moves' primary key refuses a move stored twice."""
+        log.error("lost the database session holding this worker's rooms: letting every room go")
+        for room in list(self.rooms.values()):
+            room.close()
+            for connection in room.connections:
+                connection.close_code = CLOSE_MOVED
+                connection.outbox.put_nowait(HANG_UP)
+        self.rooms.clear()
+        if self.leases is not None:
+            self.leases.close()
+            self.leases = None
+        try:
+            self.leases = self.new_leases()
+        except Exception as error:  # the database is still away: the next round tries again
+            log.warning("cannot hold rooms yet: %s", error)
+
+    def release_requested(self, code: str) -> None:
+        """Another worker asks for a room this one holds (called on the event loop by the channel's thread)."""
+        if self.leases is not None and code in self.leases.held:
+            task = asyncio.get_running_loop().create_task(self.hand_over(code))
+            self.handing_over.add(task)
+            task.add_done_callback(self.handing_over.discard)
+
+    async def hand_over(self, code: str) -> None:
+        """The room leaves this worker once what it is doing is done; its websockets close with 1012 (service
+        restart), so their clients reconnect, through the proxy, to the worker that asked."""
+        room = self.rooms.get(code)
+        if room is not None:
+            async with room.lock:
+                if self.rooms.get(code) is room:
+                    del self.rooms[code]
+                room.close()
+                for connection in room.connections:
+                    connection.close_code = CLOSE_MOVED
+                    connection.outbox.put_nowait(HANG_UP)
+            log.info("room %s: handed over to another worker", code)
+        self.handed_over[code] = asyncio.get_running_loop().time()
+        await self.let_go(code)
+
+    async def let_go(self, code: str) -> None:
+        if self.leases is not None and code not in self.rooms and code not in self.loading:
+            await self.leases.give_up(code)
+
+    async def lobby(self, offset: int, limit: int) -> list[protocol.RoomInfo]:
+        """The lobby's page: from this worker's memory, or with other workers from the database."""
+        if self.leases is None:
+            return self.open_rooms(offset, limit)
+        rows = await self.store.run(self.store.waiting_rooms, offset, limit)
+        return [stored_room_info(row, seat_rows) for row, seat_rows in rows if row["game"] in list_games()]
+
+    def open_rooms(self, offset: int = 0, limit: int = LOBBY_PAGE) -> list[protocol.RoomInfo]:
+        """One page of the rooms waiting for players, oldest first."""
+        waiting = (room for room in self.rooms.values()
+                   if room.status == "waiting" and any(not s.info().taken for s in room.seats))
+        return [room.info() for room in itertools.islice(waiting, offset, offset + limit)]
+
+    async def expire_waiting_rooms(self) -> None:
+        """Now and then: a waiting room that has had nobody connected for `waiting_room_seconds` is deleted."""
+        bound = self.settings.waiting_room_seconds
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(30.0, bound / 4))
+            for room in [room for room in self.rooms.values() if room.status == "waiting"]:
+                if room.connections:
+                    room.idle_since = loop.time()
+                elif loop.time() - room.idle_since >= bound:
+                    try:
+                        await room.expire()
+                    except ServerError as error:  # the database is away: the next sweep tries again
+                        log.warning("room %s: not expired (%s)", room.code, error.message)
+
+    async def rematch(self, code: str, address: str | None = None) -> Room:
+        room = await self.room(code)
         if room.rematch is not None:
-            return self.room(room.rematch)
+            return await self.room(room.rematch)
         seats = [protocol.SeatSpec(kind=s.kind, agent=s.agent) for s in room.seats]
         new = await self.create(protocol.CreateRoom(game=room.game.info.name, options=room.game.options_dict(),
                                                     seats=seats, window_seconds=room.window_seconds,
                                                     turn_seconds=room.turn_seconds),
-                                rematch_of=code)
+                                rematch_of=code, address=address)
         async with room.lock:
             await room.store(self.store.update_room, code, rematch=new.code)
             room.rematch = new.code
@@ -621,9 +862,25 @@ class Hub:
         return new
 
     def close(self) -> None:
+        for task in (self.sweeper, self.adopter):
+            if task is not None:
+                task.cancel()
+        if self.leases is not None:
+            self.leases.close()
+        if self.thinkers is not None:
+            self.thinkers.close()
         for room in self.rooms.values():
             room.close()
         self.store.close()
+
+
+def stored_room_info(row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> protocol.RoomInfo:
+    """A waiting room's description from its record, without building its game."""
+    seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]).info() for r in seat_rows]
+    return protocol.RoomInfo(code=row["code"], game=row["game"], title=game_class(row["game"]).info.title,
+                             options=row["options"], status=row["status"], seats=seats,
+                             window_seconds=row["window_seconds"], turn_seconds=row["turn_seconds"], version=0,
+                             result=row["result"], rematch=row["rematch"])
 
 
 def known_games() -> list[dict[str, Any]]:

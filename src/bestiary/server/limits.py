@@ -1,0 +1,99 @@
+"""What one client may make the server build and keep: option ranges, configured games, waiting rooms, lobby pages.
+
+A game's options say what its rules allow; a server online plays a narrower range of the options that make
+a larger game to build and hold (card sets, board sizes), so that a room creation costs a bounded amount of
+memory and time. docs/reliability.md lists every limit with its `bestiary serve` option.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bestiary.core.api import Game
+
+RANGE = re.compile(r"(?P<game>[a-z0-9-]+)\.(?P<option>[a-z_][a-z0-9_]*)=(?P<low>\d+)\.\.(?P<high>\d+)")
+LOBBY_PAGE = 50  # rooms in one lobby page unless the client asks for fewer
+LOBBY_PAGE_MAX = 200
+
+
+@dataclass(frozen=True)
+class OptionRange:
+    """The values of one game's integer option that this server plays."""
+
+    game: str
+    option: str
+    low: int
+    high: int
+
+    @classmethod
+    def parse(cls, text: str) -> OptionRange:
+        """From `GAME.OPTION=LOW..HIGH`, e.g. `crits-creatures.width=4..12`."""
+        found = RANGE.fullmatch(text.strip())
+        if found is None or int(found["low"]) > int(found["high"]):
+            raise ValueError(f"an option range reads GAME.OPTION=LOW..HIGH (e.g. crits-creatures.width=4..12), "
+                             f"not '{text}'")
+        return cls(found["game"], found["option"], int(found["low"]), int(found["high"]))
+
+    def __str__(self) -> str:
+        return f"{self.game}.{self.option}={self.low}..{self.high}"
+
+
+# Measured on 2026-12-01 (docs/reliability.md): Crit's Creatures on its largest board (26 by 60) takes 3 s
+# and 35 MB to build, on the default (10 by 30) 0.5 s and 5 MB; critter capture with 24 ecoregion decks for
+# 48 players 0.7 s and 30 MB. The other games build in well under 0.1 s at every player count.
+DEFAULT_OPTION_RANGES = (
+    OptionRange("crits-creatures", "width", 4, 12),
+    OptionRange("crits-creatures", "length", 6, 36),
+    OptionRange("crits-creatures", "start_depth", 1, 5),
+    OptionRange("critter-capture", "players", 2, 12),
+    OptionRange("critter-capture", "ecoregions", 1, 4),
+)
+
+
+def out_of_range(game: str, options: dict[str, Any], ranges: Iterable[OptionRange]) -> str | None:
+    """Why these (parsed) options are not played here, naming the range; None when they are."""
+    for limit in ranges:
+        value = options.get(limit.option)
+        if limit.game == game and isinstance(value, int) and not limit.low <= value <= limit.high:
+            return (f"{limit.option}: this server plays {game} with {limit.option} from {limit.low} to "
+                    f"{limit.high} (asked for {value})")
+    return None
+
+
+class ConfiguredGames:
+    """The configured games, one per game and option set, shared by every room that plays it (a Game is
+    immutable). At most `kept` are held, the least recently used dropped first; one is built at a time, on a
+    worker thread, since building parses card files and action tables and takes up to seconds."""
+
+    def __init__(self, kept: int, build: Callable[..., Game]) -> None:
+        self.kept = kept
+        self.build = build
+        self.games: OrderedDict[str, Game] = OrderedDict()
+        self.building = asyncio.Lock()
+
+    @staticmethod
+    def key(name: str, options: dict[str, Any]) -> str:
+        return json.dumps([name, options], sort_keys=True)
+
+    async def get(self, name: str, options: dict[str, Any]) -> Game:
+        key = self.key(name, options)
+        if key not in self.games:
+            async with self.building:
+                if key not in self.games:  # another request may have built it meanwhile
+                    self.keep(key, await asyncio.to_thread(self.build, name, **options))
+        self.games.move_to_end(key)
+        return self.games[key]
+
+    def keep(self, key: str, game: Game) -> None:
+        self.games[key] = game
+        while len(self.games) > self.kept:
+            self.games.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self.games)
