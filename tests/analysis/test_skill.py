@@ -101,6 +101,7 @@ def test_a_skill_figure_not_measured_shows_as_n_a(skill_and_results, tmp_path):
     edited.write_text(json.dumps(data))
     nothing = report_from_files([results], skill=edited)
     assert "Skill share: **n/a**" in nothing.markdown() and "nan" not in nothing.markdown()
+    assert "the skill share is n/a" in nothing.captions()["skill"][1]
 
 
 def test_a_bad_skill_file_is_refused_by_name(skill_and_results, tmp_path):
