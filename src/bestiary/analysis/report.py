@@ -19,6 +19,8 @@ from bestiary.analysis.summary import AGENT_GAP_WARNING, SIGNIFICANCE, CardEffec
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from bestiary.analysis.skill import SkillTrace
+
 CARDS_LISTED = 5  # strongest and weakest cards listed per kind in the summary
 VALUE_FIELDS_MAX_DISTINCT = 12  # event fields with more distinct values are not categories
 NOT_MEASURED = "n/a"
@@ -44,6 +46,7 @@ class Report:
     headers: list[dict[str, Any]]
     groups: dict[int, GroupSummary]
     card_kinds: Sequence[str] | None = None  # kinds to detail; default: the two most frequent
+    skill: SkillTrace | None = None  # the game's skill trace (`bestiary skill --json`), shown where given
     _pngs: dict[str, bytes] | None = field(default=None, init=False, repr=False)
     _notes: dict[str, tuple[str, str]] = field(default_factory=dict, init=False, repr=False)
 
@@ -75,6 +78,8 @@ class Report:
             for kind in self.kinds_for(group):
                 lines += ["", *self._card_lines(group, kind)]
             lines += self._value_lines(group)
+        if self.skill is not None:
+            lines += ["", self.skill.markdown(heading="##").rstrip("\n")]
         return "\n".join(lines) + "\n"
 
     def _seat_lines(self, group: GroupSummary) -> list[str]:
@@ -195,6 +200,8 @@ class Report:
                 figures[stem] = (card_figure(group, kind), f"Controlled effect of each card in '{kind}' events "
                                  f"at {group.players} players (same agent and seat), with 95 % intervals.",
                                  card_says(group, kind))
+        if self.skill is not None:
+            figures["skill"] = (self.skill.figure(), self.skill.caption(), self.skill.says())
         return figures
 
     def pngs(self) -> dict[str, bytes]:
@@ -517,9 +524,12 @@ def card_figure(group: GroupSummary, kind: str) -> Figure:
     return figure
 
 
-def report_from_files(paths: Sequence[str | Path], card_kinds: Sequence[str] | None = None) -> Report:
-    """One report over one or more results files (e.g. one per player count)."""
+def report_from_files(paths: Sequence[str | Path], card_kinds: Sequence[str] | None = None,
+                      skill: str | Path | None = None) -> Report:
+    """One report over one or more results files (e.g. one per player count), with the game's skill trace
+    where a `bestiary skill --json` file is given."""
     from bestiary.analysis.results import read_results
+    from bestiary.analysis.skill import read_skill
     from bestiary.analysis.summary import summarise
 
     if not paths:
@@ -548,4 +558,7 @@ def report_from_files(paths: Sequence[str | Path], card_kinds: Sequence[str] | N
     for kind in card_kinds or ():
         if kind not in known:
             raise ResultsError(f"no card events of kind '{kind}' in the results (kinds: {', '.join(known) or 'none'})")
-    return Report(headers, groups, card_kinds)
+    trace = None if skill is None else read_skill(skill)
+    if trace is not None and trace.game not in games:
+        raise ResultsError(f"{skill} is the skill trace of {trace.game}, not of {', '.join(map(str, games))}")
+    return Report(headers, groups, card_kinds, trace)

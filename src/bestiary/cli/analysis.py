@@ -135,12 +135,14 @@ def report_command(
     kind: Annotated[list[str] | None, typer.Option(
         help="event kinds to detail card by card (default: the two most frequent that are not the score "
              "itself), e.g. flip")] = None,
+    skill: Annotated[Path | None, typer.Option(
+        help="a skill trace of the same game from `bestiary skill --json`, shown with its plot")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="do not print the summary")] = False,
 ) -> None:
     """Summarise simulation results: seat advantage, agents, decisions, game length, drama, card effects
-    (controlled for agent and seat)."""
+    (controlled for agent and seat), and skill against luck where a skill trace is given."""
     try:
-        report = report_from_files(results, kind)
+        report = report_from_files(results, kind, skill)
         text = report.markdown()
         if markdown is not None:
             markdown.write_text(text, encoding="utf-8")

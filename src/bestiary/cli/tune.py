@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -91,6 +92,8 @@ def skill_command(
     plot: PlotOption = None,
     html: HtmlOption = None,
     markdown: MarkdownOption = None,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="write the measured figures as JSON, for `bestiary report RESULTS --skill FILE`")] = None,
 ) -> None:
     """Skill against luck: a ladder of agents against a fixed reference, and one skill share for the game."""
     options = parse_options(option or [])
@@ -112,6 +115,9 @@ def skill_command(
         if markdown is not None:
             markdown.write_text(text, encoding="utf-8")
             console.print(f"Wrote {markdown}")
+        if json_out is not None:
+            json_out.write_text(json.dumps(trace.to_json(), indent=1) + "\n", encoding="utf-8")
+            console.print(f"Wrote {json_out}")
         if plot is None and html is None:
             return
         buffer = io.BytesIO()
@@ -120,8 +126,7 @@ def skill_command(
             plot.write_bytes(buffer.getvalue())
             console.print(f"Wrote {plot}")
         if html is not None:
-            notes = {"skill": (f"Win rate of each agent against {reference}, with 95 % intervals, and its thinking "
-                               "time a decision.", trace.says())}
+            notes = {"skill": (trace.caption(), trace.says())}
             html.write_text(html_page(f"Skill against luck: {game}", text, {"skill": buffer.getvalue()}, notes),
                             encoding="utf-8")
             console.print(f"Wrote {html}")
