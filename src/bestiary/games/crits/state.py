@@ -239,7 +239,9 @@ class CritsState(State):
 
     def __getstate__(self) -> JSON:
         fields = super().__getstate__()
-        fields["_legal"] = None  # the game's own action objects, compared by identity: listed anew after unpickling
+        # the game's own action objects, compared by identity: listed anew after unpickling
+        fields["_legal"] = None
+        fields["deploys"] = [None, None]
         return fields
 
     def _legal_actions(self, player: int) -> Sequence[Action]:
