@@ -27,8 +27,10 @@ START_SECONDS = 60.0  # a cold start imports every game; a busy 2-core machine i
 class LiveServer:
     """`with LiveServer(url, log) as server:` a running server at `server.base`; `kill()` and `start()` again."""
 
-    def __init__(self, database_url: str, log_path: Path, bot_delay: float = 0.0, profile: Path | None = None) -> None:
+    def __init__(self, database_url: str, log_path: Path, bot_delay: float = 0.0, profile: Path | None = None,
+                 grace: float | None = None) -> None:
         self.database_url = database_url
+        self.grace = grace  # seconds an away seat is held; None: for ever
         self.log_path = log_path
         self.bot_delay = bot_delay
         self.profile = profile  # where cProfile writes the server's profile when it stops
@@ -45,7 +47,8 @@ class LiveServer:
         profiler = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, *profiler, "-m", "tests.server.live", self.database_url, str(fd), str(self.bot_delay)],
+                [sys.executable, *profiler, "-m", "tests.server.live", self.database_url, str(fd), str(self.bot_delay),
+                 str(self.grace)],
                 cwd=ROOT, pass_fds=(fd,), stdout=log, stderr=subprocess.STDOUT)
         self.starts += 1
         while time.perf_counter() - began < START_SECONDS:
@@ -89,7 +92,7 @@ class LiveServer:
         self.listener.close()
 
 
-def serve(database_url: str, fd: int, bot_delay: float) -> None:
+def serve(database_url: str, fd: int, bot_delay: float, grace: float | None = None) -> None:
     import uvicorn
 
     from bestiary.core.registry import register_game
@@ -98,10 +101,10 @@ def serve(database_url: str, fd: int, bot_delay: float) -> None:
     from tests.server.secret_duel import SecretDuel
 
     register_game(SecretDuel)
-    # Bots answer at once and a disconnected seat is held for ever: the clients' scripts play every seat
-    # they hold themselves, however long a restart takes. Scripts play as fast as the server answers, so the
-    # per-connection rate limit (tests/server/test_limits.py) is lifted.
-    settings = Settings(bot_delay=bot_delay, reaction_scale=0.0, disconnect_grace=None, message_rate=1e6,
+    # Bots answer at once and a disconnected seat is held for ever unless a grace is given: the clients'
+    # scripts play every seat they hold themselves, however long a restart takes. Scripts play as fast as the
+    # server answers, so the per-connection rate limit (tests/server/test_limits.py) is lifted.
+    settings = Settings(bot_delay=bot_delay, reaction_scale=0.0, disconnect_grace=grace, message_rate=1e6,
                         message_burst=1_000_000)
     server = uvicorn.Server(uvicorn.Config(create_app(database_url, settings), log_level="warning"))
     # uvicorn raises SIGTERM again once it has shut down: exit normally then, so a profiler can write its file
@@ -110,4 +113,5 @@ def serve(database_url: str, fd: int, bot_delay: float) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]))
+    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]),
+          None if len(sys.argv) < 5 or sys.argv[4] == "None" else float(sys.argv[4]))

@@ -74,7 +74,7 @@ def assert_view_is_the_engines(answer: dict[str, Any], state: State, viewer: int
 def assert_room_info_is_public(info: dict[str, Any], state: State) -> None:
     """RoomInfo carries no game state: only the lobby's facts, and the result once the game is over."""
     assert set(info) == {"code", "game", "title", "options", "status", "seats", "window_seconds", "turn_seconds",
-                         "version", "result", "rematch"}
+                         "version", "result", "rematch", "public"}
     assert info["options"] == plain(state.game.options_dict())
     assert info["version"] == len(state.history())
     assert (info["result"] is None) == (info["status"] != "finished")
@@ -220,9 +220,9 @@ def test_every_endpoint_and_message_shows_each_viewer_only_its_own_observation(c
 
 def test_room_codes_are_unguessable_and_only_the_lobby_lists_rooms(client: TestClient) -> None:
     random.seed(0)  # the global generator has no part in a code
-    codes = [create_room(client, "critter-capture", options={"players": 2})["code"] for _ in range(120)]
+    codes = [create_room(client, "critter-capture", options={"players": 2}, public=True)["code"] for _ in range(120)]
     random.seed(0)
-    codes.append(create_room(client, "critter-capture", options={"players": 2})["code"])
+    codes.append(create_room(client, "critter-capture", options={"players": 2}, public=True)["code"])
     assert len(set(codes)) == len(codes)
     assert all(len(code) == 16 and set(code) <= set(URLSAFE) for code in codes)
     counts = Counter("".join(codes))  # 96 random bits each: every character equally likely

@@ -232,16 +232,33 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         return room.info()
 
     @app.post("/api/rooms/{code}/rematch", responses=errors)
-    async def rematch(code: str) -> protocol.RoomInfo:
-        """A new room with the same game, options and bots (the same one for everyone who asks)."""
-        return (await hub().rematch(code)).info()
+    async def rematch(code: str, authorization: Token = None) -> protocol.RoomInfo:
+        """The next game with the same people in the same seats (the same room for every player who asks);
+        only a player of the finished game may start it."""
+        return (await hub().rematch(code, bearer(authorization))).info()
+
+    @app.post("/api/rooms/{code}/seats/{seat}/hand-over", responses=errors)
+    async def hand_over(code: str, seat: int, authorization: Token = None) -> protocol.RoomInfo:
+        """A player at the table hands an away player's seat to a computer now, without waiting for the grace."""
+        room = hub().room(code)
+        await room.hand_over(bearer(authorization), seat)
+        return room.info()
+
+    @app.post("/api/rooms/{code}/claim", responses=errors)
+    async def claim(code: str, authorization: Token = None) -> protocol.RoomInfo:
+        """Take back the seat a computer played while you were away."""
+        room = hub().room(code)
+        await room.claim(bearer(authorization))
+        return room.info()
 
     @app.get("/api/rooms/{code}/view", responses=errors)
     async def view(code: str, events_from: int = 0, authorization: Token = None) -> protocol.View:
         """The position as the token's seat sees it (no token: as a spectator)."""
         room = hub().room(code)
         await room.settled()
-        return room.view(room.seat_of(bearer(authorization)), max(0, events_from))
+        seat = room.seat_of(bearer(authorization))
+        room.presence.returned_by_rest(seat)
+        return room.view(seat, max(0, events_from))
 
     @app.post("/api/rooms/{code}/moves", responses=errors)
     async def move(code: str, request: protocol.MoveRequest, authorization: Token = None) -> protocol.View:
@@ -249,7 +266,9 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         room = hub().room(code)
         token = bearer(authorization)
         await room.move(token, request.action, request.version)
-        return room.view(room.seat_of(token))
+        seat = room.seat_of(token)
+        room.presence.returned_by_rest(seat)
+        return room.view(seat)
 
     @app.get("/api/rooms/{code}/replay", responses=errors)
     async def replay(code: str, step: int, authorization: Token = None) -> protocol.ReplayView:
@@ -280,6 +299,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         async with room.lock:
             room.connections.add(connection)
             room.send_view(connection, "welcome")
+            room.presence.arrived(connection)
         try:
             while True:
                 try:

@@ -21,6 +21,7 @@ from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -59,6 +60,7 @@ rooms = Table(
     # the open response window or race, so that a restart gives it only the time it had left
     Column("window_opened_at", Integer, nullable=True),  # the state version it opened at
     Column("window_closes_at", DateTime(timezone=True), nullable=True),
+    Column("public", Boolean, nullable=False, default=False),  # listed in the lobby while waiting
 )
 
 seats = Table(
@@ -69,6 +71,7 @@ seats = Table(
     Column("agent", String(64), nullable=True),
     Column("name", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),  # sha256 of the seat token; the token itself is never kept
+    Column("person", Boolean, nullable=False, default=False),  # a person took it (a computer may play it now)
 )
 
 moves = Table(
