@@ -79,7 +79,7 @@ def assert_room_info_is_public(info: dict[str, Any], state: State) -> None:
     assert info["version"] == len(state.history())
     assert (info["result"] is None) == (info["status"] != "finished")
     for seat in info["seats"]:
-        assert set(seat) == {"seat", "kind", "agent", "name", "taken"}
+        assert set(seat) == {"seat", "kind", "agent", "name", "taken", "presence", "hand_over_at", "reclaimable"}
 
 
 def walk(client: TestClient, table: Table, others: list[Table], rng: random.Random, seen: Counter[str]) -> None:
@@ -200,6 +200,9 @@ def test_every_endpoint_and_message_shows_each_viewer_only_its_own_observation(c
         ws.__enter__()
         ws.send_json({"type": "hello", "token": None if viewer is None else table.tokens[viewer]})
         assert ws.receive_json()["type"] == "welcome"
+    for viewer, ws in watchers.items():  # each seat that came later was announced to those already there
+        for _ in range(0 if viewer is None else len(table.tokens) - 1 - viewer):
+            assert ws.receive_json()["type"] == "state"
     for _ in range(3):  # three positions along the game, hidden hands and windows among them
         walk(client, table, [other], rng, seen)
         for _ in range(rng.randrange(1, 4)):
