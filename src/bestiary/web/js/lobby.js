@@ -71,11 +71,12 @@ async function createRoom(event) {
     const room = await api("/api/rooms", { method: "POST", body: {
       game: gameSelect.value, options: readOptions(), seats,
       window_seconds: Number(document.getElementById("window").value),
+      public: document.getElementById("public").checked,
       turn_seconds: document.getElementById("turn-clock").value ? Number(document.getElementById("turn-clock").value) : null } });
     if (seats[0].kind === "human") {
       const name = document.getElementById("name").value.trim();
       const joined = await api(`/api/rooms/${room.code}/seats/0`, { method: "POST", body: { name } });
-      saveSeat(room.code, 0, joined.token);
+      saveSeat(room.code, 0, joined.token, room.title);
     }
     location.href = `/room.html?code=${encodeURIComponent(room.code)}`;
   } catch (error) {
