@@ -1,0 +1,201 @@
+"""Friends at one table in Debian's Chromium: private rooms, seat links opened in a fresh browser, presence,
+hand-over and reclaim, the rematch, and a banner that agrees with the seat list along whole games.
+
+Screenshots go to artifacts/server/ (the ones docs/web.md shows are copied to docs/web/).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
+
+import uvicorn  # noqa: E402
+
+from bestiary.server.app import create_app  # noqa: E402
+from bestiary.server.rooms import Settings  # noqa: E402
+from tests.server.test_browser import ARTIFACTS, CHROMIUM, FLAGS, PHONE, free_port, shot  # noqa: E402
+
+DESKTOP = {"width": 1280, "height": 800}
+GRACE = 30.0  # long enough that only the hand-over button gives the seat away
+Page = playwright_api.Page
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install -y chromium)")
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    database = tmp_path_factory.mktemp("table") / "bestiary.sqlite3"
+    port = free_port()
+    settings = Settings(bot_delay=0.05, reaction_scale=0.2, disconnect_grace=GRACE)
+    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{database}", settings), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[playwright_api.Browser]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def new_room(page: Page, base_url: str, game: str, seats: list[str], name: str, public: bool = False) -> str:
+    page.goto(base_url + "/")
+    page.select_option("#game", game)
+    page.select_option("#players", str(len(seats)))
+    for seat, choice in enumerate(seats):
+        page.select_option(f"[data-seat='{seat}']", choice)
+    page.fill("#name", name)
+    if public:
+        page.check("#public")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/room.html?code=*")
+    return page.url.split("code=")[1]
+
+
+def take_seat(page: Page, invite: str, name: str) -> None:
+    page.goto(invite)
+    page.fill("#name", name)
+    page.click("text=Take this seat")
+    page.wait_for_selector("#seats li.me")
+
+
+def presence_of(page: Page, seat: int) -> str:
+    return str(page.get_attribute(f"#seats li[data-seat='{seat}'] [data-presence]", "data-presence"))
+
+
+def wait_presence(page: Page, seat: int, wanted: str) -> None:
+    page.wait_for_selector(f"#seats li[data-seat='{seat}'] [data-presence='{wanted}']", timeout=15000)
+
+
+def banner_agrees_with_seats(page: Page) -> None:
+    """The banner says it is your turn exactly when the seat list marks your seat to act, and it names each
+    seat the list marks."""
+    banner = page.inner_text("#turn")
+    mine = page.locator("#seats li.me.to-act").count() > 0
+    kind = page.get_attribute("#turn", "data-kind")
+    if kind in ("finished", "waiting"):
+        assert page.locator("#seats li.to-act").count() == 0, banner
+        return
+    assert ("mine" in (page.get_attribute("#turn", "class") or "")) == (
+        mine and page.locator("[data-action]:enabled, #actions button").count() > 0), banner
+    for item in page.locator("#seats li.to-act:not(.me) .seat-name").all_inner_texts():
+        assert item in banner, (item, banner)
+
+
+def click_through(pages: list[Page], limit: int = 500, check: bool = True) -> None:
+    """Each page clicks its first enabled move until the game is over, checking the banner at every step."""
+    for _ in range(limit):
+        clicked = False
+        for page in pages:
+            if check:
+                banner_agrees_with_seats(page)
+            buttons = page.locator("[data-action]:enabled, #actions button")
+            if buttons.count():
+                version = page.get_attribute("#board", "data-version")
+                try:
+                    buttons.first.click(timeout=2000)
+                    page.wait_for_function("v => document.getElementById('board').dataset.version !== v",
+                                           arg=version, timeout=5000)
+                except playwright_api.Error:
+                    continue  # the position moved on under the click (a bot, a window closing): look again
+                clicked = True
+        if not clicked:
+            if all("Game over" in page.inner_text("#turn") for page in pages):
+                return
+            time.sleep(0.05)
+    raise AssertionError("the game did not end through the UI")
+
+
+def test_friends_keep_their_seats_through_links_hand_over_reclaim_and_rematch(browser: playwright_api.Browser,
+                                                                               base_url: str) -> None:
+    ada_context, bo_context = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
+    ada, bo = ada_context.new_page(), bo_context.new_page()
+    code = new_room(ada, base_url, "critter-capture", ["human", "human"], "Ada")
+    ada.goto(base_url + "/")  # private: the lobby does not list it
+    ada.wait_for_selector("#rooms p, #rooms table")
+    assert code not in ada.inner_html("#rooms")
+    ada.go_back()
+    invite = ada.input_value("#invite")
+    take_seat(bo, invite, "Bo")
+    ada.wait_for_selector("#turn.mine")
+    wait_presence(ada, 1, "connected")
+    # Ada's private seat link: the token is in the fragment, apart from the invite link
+    link = ada.input_value("#seat-link")
+    assert link.startswith(invite + "#seat=0&token=") and ada.is_visible("#copy-seat")
+    shot(ada, "table-seat-link-desktop")
+    # the link opens Ada's seat in a browser that never saw it, and leaves the address bar clean
+    phone_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = phone_context.new_page()
+    phone.goto(link)
+    phone.wait_for_selector("#seats li.me >> text=P1 Ada")
+    assert "token" not in phone.url
+    assert phone.inner_text("#turn") == "Your turn."
+    version = phone.get_attribute("#board", "data-version")
+    phone.click("[data-action]:enabled >> nth=0")  # Ada plays a move from her phone ...
+    ada.wait_for_function("v => document.getElementById('board').dataset.version !== v", arg=version)  # ... seen here
+    shot(phone, "table-seat-link-phone")
+    phone_context.close()
+    # Bo goes away: everyone sees it, with the time before a computer takes over
+    bo_link = bo.input_value("#seat-link")
+    bo_context.close()
+    wait_presence(ada, 1, "away")
+    ada.wait_for_selector("#seats li[data-seat='1'] [data-hand-over-at]:has-text('computer in')")
+    shot(ada, "table-away-desktop")
+    ada.click("#seats li[data-seat='1'] button.hand-over")  # no need to wait for the grace
+    wait_presence(ada, 1, "computer")
+    # Bo comes back in a fresh browser through his seat link, and claims his seat back
+    bo_context = browser.new_context(viewport=DESKTOP)
+    bo = bo_context.new_page()
+    bo.goto(bo_link)
+    bo.wait_for_selector("#reclaim:not([hidden])")
+    assert "A computer plays your seat" in bo.inner_text("#turn")
+    shot(bo, "table-reclaim-desktop")
+    bo.click("#claim")
+    wait_presence(ada, 1, "connected")
+    bo.wait_for_selector("#reclaim", state="hidden")
+    # they play to the end; the banner agrees with the seat list at every step
+    click_through([ada, bo])
+    assert ada.inner_text("#turn") == bo.inner_text("#turn")
+    shot(ada, "table-over-desktop")
+    # the rematch: both pages move to the new room, each with its own seat
+    ada.click("#rematch")
+    for page, me in ((ada, "P1 Ada"), (bo, "P2 Bo")):
+        page.wait_for_url(lambda url: code not in url)
+        page.wait_for_selector(f"#seats li.me >> text={me}")
+    assert ada.url == bo.url
+    ada.wait_for_selector("#turn:not(:has-text('Connecting'))")
+    banner_agrees_with_seats(ada)
+    assert "P2 Bo" in ada.inner_text("#turn") or ada.inner_text("#turn") == "Your turn."
+    shot(ada, "table-rematch-desktop")
+    bo_context.close()
+    ada_context.close()
+
+
+def test_a_public_room_is_listed_and_a_private_one_is_not(browser: playwright_api.Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    public = new_room(page, base_url, "critter-capture", ["human", "human"], "Cy", public=True)
+    private = new_room(page, base_url, "critter-capture", ["human", "human"], "Cy")
+    page.goto(base_url + "/")
+    page.wait_for_selector("#rooms table")
+    listed = page.inner_html("#rooms")
+    assert public in listed and private not in listed
+    shot(page, "lobby-public-room")
+    context.close()
