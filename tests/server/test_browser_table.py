@@ -22,7 +22,9 @@ from bestiary.server.rooms import Settings  # noqa: E402
 from tests.server.test_browser import ARTIFACTS, CHROMIUM, FLAGS, PHONE, free_port, shot  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
-GRACE = 30.0  # long enough that only the hand-over button gives the seat away
+GRACE = 30.0
+# every control that makes (or, for Crit's Creatures' pieces, starts) a move
+MOVE_CONTROLS = "[data-action]:enabled, #actions button, .cr-tile.cr-can, .cr-tile.cr-reach, .cr-tile.cr-target"  # long enough that only the hand-over button gives the seat away
 Page = playwright_api.Page
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install -y chromium)")
@@ -94,7 +96,7 @@ def banner_agrees_with_seats(page: Page) -> None:
         assert page.locator("#seats li.to-act").count() == 0, banner
         return
     assert ("mine" in (page.get_attribute("#turn", "class") or "")) == (
-        mine and page.locator("[data-action]:enabled, #actions button").count() > 0), banner
+        mine and page.locator(MOVE_CONTROLS).count() > 0), banner
     for item in page.locator("#seats li.to-act:not(.me) .seat-name").all_inner_texts():
         assert item in banner, (item, banner)
 
@@ -182,7 +184,7 @@ def test_friends_keep_their_seats_through_links_hand_over_reclaim_and_rematch(br
     assert ada.url == bo.url
     ada.wait_for_selector("#turn:not(:has-text('Connecting'))")
     banner_agrees_with_seats(ada)
-    assert "P2 Bo" in ada.inner_text("#turn") or ada.inner_text("#turn") == "Your turn."
+    assert ada.inner_text("#turn").startswith("P2 Bo to play") and bo.inner_text("#turn") == "Your turn."  # Bo first
     shot(ada, "table-rematch-desktop")
     bo_context.close()
     ada_context.close()
@@ -199,3 +201,60 @@ def test_a_public_room_is_listed_and_a_private_one_is_not(browser: playwright_ap
     assert public in listed and private not in listed
     shot(page, "lobby-public-room")
     context.close()
+
+
+@pytest.mark.parametrize("game", ["critter-capture", "cube-creatures", "creatures-of-lungo", "crits-creatures"])
+def test_two_friends_play_each_game_and_a_seat_link_opens_the_seat_in_a_third_browser(
+        browser: playwright_api.Browser, base_url: str, game: str) -> None:
+    ada_context, bo_context = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=DESKTOP)
+    ada, bo = ada_context.new_page(), bo_context.new_page()
+    new_room(ada, base_url, game, ["human", "human"], "Ada")
+    take_seat(bo, ada.input_value("#invite"), "Bo")
+    ada.wait_for_selector("#turn:not([data-kind='waiting'])")
+    click_through_some(ada, bo, clicks=24)
+    shot(ada, f"table-{game}-desktop")
+    phone_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = phone_context.new_page()
+    phone.goto(ada.input_value("#seat-link"))
+    phone.wait_for_selector("#seats li.me >> text=P1 Ada")
+    phone.wait_for_function("v => document.getElementById('board').dataset.version === v",
+                            arg=ada.get_attribute("#board", "data-version"))
+    assert phone.inner_text("#turn") == ada.inner_text("#turn")
+    banner_agrees_with_seats(phone)
+    shot(phone, f"table-{game}-phone")
+    for context in (phone_context, bo_context, ada_context):
+        context.close()
+
+
+def click_through_some(ada: Page, bo: Page, clicks: int) -> None:
+    """The two friends play `clicks` moves between them (or to the end), the banner checked at every step."""
+    made = 0
+    for _ in range(clicks * 10):
+        if made >= clicks or "Game over" in ada.inner_text("#turn"):
+            return
+        for page in (ada, bo):
+            banner_agrees_with_seats(page)
+            made += one_move(page)
+        time.sleep(0.02)
+    raise AssertionError(f"only {made} moves were made")
+
+
+def one_move(page: Page) -> int:
+    """Click one move on the page, if it offers one (selecting a Crit's piece first): 1 if a move was made."""
+    version = page.get_attribute("#board", "data-version")
+    tiles = page.locator(".cr-tile.cr-target[data-action], .cr-tile.cr-reach[data-action]")
+    buttons = page.locator("button[data-action]:enabled, #actions button")
+    pieces = page.locator(".cr-tile.cr-can:not(.cr-selected)")
+    try:
+        if not tiles.count() and not buttons.count() and pieces.count():
+            pieces.first.click(timeout=2000)
+            page.wait_for_selector(".cr-selected, .cr-tile[data-action]", timeout=3000)
+        target = tiles if tiles.count() else buttons
+        if not target.count():
+            return 0
+        target.first.click(timeout=2000)
+        page.wait_for_function("v => document.getElementById('board').dataset.version !== v", arg=version,
+                               timeout=5000)
+    except playwright_api.Error:
+        return 0  # the position moved on under the click (a bot, a window closing): look again
+    return 1

@@ -30,9 +30,9 @@ export function turnState(view, room, me) {
   let text;
   if (computerHasMine) text = `A computer plays your seat. ${names ? `To act: ${names}.` : ""}`.trim();
   else if (onlyPass) text = `Nothing to play now: pass, or let the time run out.${others.length ? ` (${others.join(", ")} may act.)` : ""}`;
-  else if (kind === "race") text = mine ? "Race! The first to act wins it." : `Race between ${names}.`;
-  else if (kind === "response") text = mine ? "You may respond now." : `Waiting for a response from ${names}.`;
-  else if (kind === "simultaneous") text = mine ? "Choose now (the others cannot see your choice)." : `Waiting for ${names} to choose.`;
+  else if (kind === "race") text = mine ? `Race${others.length ? ` with ${others.join(", ")}` : ""}! The first to act wins it.` : `Race between ${names}.`;
+  else if (kind === "response") text = mine ? `You may respond now${others.length ? ` (so may ${others.join(", ")})` : ""}.` : `Waiting for a response from ${names}.`;
+  else if (kind === "simultaneous") text = mine ? `Choose now${others.length ? `, as ${others.join(", ")} do` : ""} (no one sees your choice yet).` : `Waiting for ${names} to choose.`;
   else text = mine ? "Your turn." : `${names} to play.`;
   const seconds = view.window ? view.window.closes_in : view.turn_closes_in;
   return { kind, toAct, mine, seconds: seconds ?? null, text };
