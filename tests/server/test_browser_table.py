@@ -258,3 +258,15 @@ def one_move(page: Page) -> int:
     except playwright_api.Error:
         return 0  # the position moved on under the click (a bot, a window closing): look again
     return 1
+
+
+def test_the_api_docs_page_lists_every_endpoint_offline(browser: playwright_api.Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    outside: list[str] = []
+    page.on("request", lambda request: outside.append(request.url) if not request.url.startswith(base_url) else None)
+    page.goto(base_url + "/docs")
+    page.wait_for_selector("section.endpoint >> text=POST /api/rooms/{code}/claim")
+    assert page.locator("section.endpoint").count() >= 10 and outside == []
+    shot(page, "api-docs")
+    context.close()

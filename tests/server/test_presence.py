@@ -176,3 +176,12 @@ def test_a_rematch_gives_a_seat_back_to_the_player_a_computer_had_replaced(clien
     assert again["status"] == "playing"  # everyone has a seat: it starts at once
     assert [view(client, again["code"], token)["seat"] for token in tokens] == [0, 1]
     assert client.post(f"/api/rooms/{code}/rematch", headers=auth(tokens[0])).json()["code"] == again["code"]
+
+
+def test_the_api_docs_page_needs_nothing_from_the_internet(client: TestClient) -> None:
+    page = client.get("/docs")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert "http" not in page.text.replace('href="/', "")  # no CDN: every asset is served here
+    script = client.get("/js/apidocs.js")
+    assert script.status_code == 200 and "/openapi.json" in script.text and "https://" not in script.text
+    assert client.get("/redoc").status_code == 404

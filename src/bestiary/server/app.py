@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
@@ -165,7 +165,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         hub.store.engine.dispose()
 
     app = FastAPI(title="Bestiary", summary="Play Bestiary's games online: rooms, seats, moves, replays.",
-                  lifespan=lifespan)
+                  lifespan=lifespan, docs_url=None, redoc_url=None)  # /docs is our own page: no CDN, works offline
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
 
     def hub() -> Hub:
@@ -190,6 +190,11 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
 
     errors: dict[int | str, dict[str, Any]] = {
         status: {"model": protocol.ErrorBody} for status in (400, 401, 403, 404, 409, 422)}
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> FileResponse:
+        """The REST API, read from /openapi.json by a page that needs nothing from the internet."""
+        return FileResponse(WEB / "docs.html")
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
