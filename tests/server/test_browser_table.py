@@ -138,6 +138,18 @@ def test_friends_keep_their_seats_through_links_hand_over_reclaim_and_rematch(br
     take_seat(bo, invite, "Bo")
     ada.wait_for_selector("#turn.mine")
     wait_presence(ada, 1, "connected")
+    assert ada.title().startswith("● Your turn") and not bo.title().startswith("●")  # the tab says so
+    assert ada.get_attribute("link[rel=icon]", "href") == "/favicon-turn.svg"
+    # My tables: every table this browser holds a seat at, marking where it is your turn
+    tables = ada_context.new_page()
+    tables.goto(base_url + "/tables.html")
+    tables.wait_for_selector(f"tr.my-turn[data-code='{code}'] >> text=Your turn")
+    shot(tables, "table-my-tables")
+    tables.close()
+    bo_tables = bo_context.new_page()
+    bo_tables.goto(base_url + "/tables.html")
+    bo_tables.wait_for_selector(f"tr[data-code='{code}'] >> text=P1 Ada to play")
+    bo_tables.close()
     # Ada's private seat link: the token is in the fragment, apart from the invite link
     link = ada.input_value("#seat-link")
     assert link.startswith(invite + "#seat=0&token=") and ada.is_visible("#copy-seat")
@@ -222,7 +234,13 @@ def test_two_friends_play_each_game_and_a_seat_link_opens_the_seat_in_a_third_br
     assert phone.inner_text("#turn") == ada.inner_text("#turn")
     banner_agrees_with_seats(phone)
     shot(phone, f"table-{game}-phone")
-    for context in (phone_context, bo_context, ada_context):
+    # the invite link in yet another browser: a spectator, and told so
+    watcher_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    watcher = watcher_context.new_page()
+    watcher.goto(ada.input_value("#invite"))
+    watcher.wait_for_selector("#turn:has-text('You are watching')")
+    assert watcher.locator("#seats li.me").count() == 0 and watcher.is_hidden("#seat-link-box")
+    for context in (watcher_context, phone_context, bo_context, ada_context):
         context.close()
 
 
@@ -269,4 +287,33 @@ def test_the_api_docs_page_lists_every_endpoint_offline(browser: playwright_api.
     page.wait_for_selector("section.endpoint >> text=POST /api/rooms/{code}/claim")
     assert page.locator("section.endpoint").count() >= 10 and outside == []
     shot(page, "api-docs")
+    context.close()
+
+
+def test_lobby_options_have_fitting_controls_seats_from_one_and_rule_ids_in_help(browser: playwright_api.Browser,
+                                                                                 base_url: str) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(base_url + "/")
+    page.select_option("#game", "crits-creatures")
+    assert page.eval_on_selector("#option-first_player", "s => [...s.options].map(o => o.text)") == [
+        "Roll for it", "Player 1", "Player 2"]
+    assert page.eval_on_selector("#option-placement", "s => s.tagName") == "SELECT"
+    page.select_option("#game", "creatures-of-lungo")
+    page.select_option("#players", "3")
+    assert page.eval_on_selector("#option-first_player", "s => [...s.options].map(o => o.text)") == [
+        "Player 1", "Player 2", "Player 3"]
+    labels = page.inner_text("#options")
+    assert "LUNGO-29" not in page.inner_text("label:has(#option-first_player) > span")
+    assert "Rule LUNGO-29" in labels  # the rule id is in the help text
+    page.select_option("#option-first_player", "2")
+    page.select_option("#option-token_moment", '"turn"')
+    page.fill("#name", "Di")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/room.html?code=*")
+    page.wait_for_selector("#seats li.me")
+    info = page.evaluate("code => fetch(`/api/rooms/${code}`).then(r => r.json())", page.url.split("code=")[1])
+    assert info["options"]["first_player"] == 2 and info["options"]["token_moment"] == "turn"
+    assert [s["seat"] for s in info["seats"]] == [0, 1, 2]
+    assert page.inner_text("#seats li[data-seat='2'] .seat-name").startswith("P3")
     context.close()
