@@ -9,7 +9,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -22,9 +21,10 @@ from bestiary.server.rooms import Settings  # noqa: E402
 from tests.server.test_browser import ARTIFACTS, CHROMIUM, FLAGS, PHONE, free_port, shot  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
-GRACE = 30.0
+GRACE = 30.0  # long enough that only the hand-over button gives the seat away
 # every control that makes (or, for Crit's Creatures' pieces, starts) a move
-MOVE_CONTROLS = "[data-action]:enabled, #actions button, .cr-tile.cr-can, .cr-tile.cr-reach, .cr-tile.cr-target"  # long enough that only the hand-over button gives the seat away
+MOVE_CONTROLS = ("[data-action]:enabled, #actions button, .cr-tile.cr-can, .cr-tile.cr-reach, "
+                 ".cr-tile.cr-target")
 Page = playwright_api.Page
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install -y chromium)")
@@ -146,10 +146,6 @@ def test_friends_keep_their_seats_through_links_hand_over_reclaim_and_rematch(br
     tables.wait_for_selector(f"tr.my-turn[data-code='{code}'] >> text=Your turn")
     shot(tables, "table-my-tables")
     tables.close()
-    bo_tables = bo_context.new_page()
-    bo_tables.goto(base_url + "/tables.html")
-    bo_tables.wait_for_selector(f"tr[data-code='{code}'] >> text=P1 Ada to play")
-    bo_tables.close()
     # Ada's private seat link: the token is in the fragment, apart from the invite link
     link = ada.input_value("#seat-link")
     assert link.startswith(invite + "#seat=0&token=") and ada.is_visible("#copy-seat")
@@ -198,6 +194,12 @@ def test_friends_keep_their_seats_through_links_hand_over_reclaim_and_rematch(br
     banner_agrees_with_seats(ada)
     assert ada.inner_text("#turn").startswith("P2 Bo to play") and bo.inner_text("#turn") == "Your turn."  # Bo first
     shot(ada, "table-rematch-desktop")
+    bo_tables = bo_context.new_page()  # Bo's browser holds both tables: the rematch, his turn, comes first
+    bo_tables.goto(base_url + "/tables.html")
+    rematch_code = bo.url.split("code=")[1]
+    bo_tables.wait_for_selector(f"tr.my-turn[data-code='{rematch_code}'] >> text=Your turn")
+    assert bo_tables.locator("tr[data-code]").first.get_attribute("data-code") == rematch_code
+    assert bo_tables.locator(f"tr[data-code='{code}'] >> text=Game over").count() == 1
     bo_context.close()
     ada_context.close()
 
@@ -309,6 +311,7 @@ def test_lobby_options_have_fitting_controls_seats_from_one_and_rule_ids_in_help
     page.select_option("#option-first_player", "2")
     page.select_option("#option-token_moment", '"turn"')
     page.fill("#name", "Di")
+    shot(page, "lobby-options-phone")
     page.click("button[type=submit]")
     page.wait_for_url("**/room.html?code=*")
     page.wait_for_selector("#seats li.me")

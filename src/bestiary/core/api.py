@@ -104,7 +104,8 @@ def describe_validation_error(game: str, error: ValidationError) -> str:
     for problem in error.errors():
         where = ".".join(str(part) for part in problem["loc"])
         # a validator's own sentence, without pydantic's "Value error, " in front of it
-        message = str(problem["ctx"]["error"]) if problem["type"] == "value_error" and "ctx" in problem else problem["msg"]
+        own = problem["type"] == "value_error" and "ctx" in problem
+        message = str(problem["ctx"]["error"]) if own else problem["msg"]
         if problem["type"] == "extra_forbidden":
             lines.append(f"unknown option '{where}'")
         elif not where:  # a check across several options

@@ -54,12 +54,12 @@ class SeatInfo(BaseModel):
     agent: str | None
     name: str | None
     taken: bool
-    presence: Literal["open", "connected", "away", "computer"] = Field(
-        default="open", description="open (no one took it), connected, away (no connection) or computer (a bot plays it)")
+    presence: Literal["open", "connected", "away", "computer"] = Field(default="open", description=(
+        "open (no one took it), connected, away (no connection) or computer (a bot plays it)"))
     hand_over_at: datetime | None = Field(default=None, description=(
         "for an away seat: when (UTC) a computer takes over unless the player is back (none: held for ever)"))
-    reclaimable: bool = Field(default=False, description="a computer plays the seat since its player was away; their token "
-                                                 "can claim it back")
+    reclaimable: bool = Field(default=False, description=(
+        "a computer plays the seat since its player was away; their token can claim it back"))
 
 
 class RoomInfo(BaseModel):
