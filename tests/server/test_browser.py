@@ -37,9 +37,14 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    database = tmp_path_factory.mktemp("browser") / "bestiary.sqlite3"
+    yield from serving(tmp_path_factory.mktemp("browser") / "bestiary.sqlite3", Settings(bot_delay=0.05,
+                                                                                         reaction_scale=0.5))
+
+
+def serving(database: Path, settings: Settings) -> Iterator[str]:
+    """The app on a loopback port in a thread, on a fresh SQLite file: its base URL until the generator closes."""
     port = free_port()
-    app = create_app(f"sqlite:///{database}", Settings(bot_delay=0.05, reaction_scale=0.5))
+    app = create_app(f"sqlite:///{database}", settings)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -1,12 +1,12 @@
 """Friends at one table in Debian's Chromium: private rooms, seat links opened in a fresh browser, presence,
-hand-over and reclaim, the rematch, and a banner that agrees with the seat list along whole games.
+hand-over and reclaim, the rematch, the lobby's controls, and a banner that agrees with the seat list at every
+step (along a whole critter capture game, and two dozen moves of each other game).
 
 Screenshots go to artifacts/server/ (the ones docs/web.md shows are copied to docs/web/).
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 
@@ -14,11 +14,8 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
 
-import uvicorn  # noqa: E402
-
-from bestiary.server.app import create_app  # noqa: E402
 from bestiary.server.rooms import Settings  # noqa: E402
-from tests.server.test_browser import ARTIFACTS, CHROMIUM, FLAGS, PHONE, free_port, shot  # noqa: E402
+from tests.server.test_browser import ARTIFACTS, CHROMIUM, FLAGS, PHONE, serving, shot  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 GRACE = 30.0  # long enough that only the hand-over button gives the seat away
@@ -32,20 +29,8 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chrom
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    database = tmp_path_factory.mktemp("table") / "bestiary.sqlite3"
-    port = free_port()
     settings = Settings(bot_delay=0.05, reaction_scale=0.2, disconnect_grace=GRACE)
-    server = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{database}", settings), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    yield from serving(tmp_path_factory.mktemp("table") / "bestiary.sqlite3", settings)
 
 
 @pytest.fixture(scope="module")
