@@ -138,7 +138,7 @@ def test_two_people_and_two_bots_play_critter_capture_in_two_browsers(browser: p
     shot(bo, "critters-over-phone")
     assert "Game over" in bo.inner_text("#turn")
     log = ada.inner_text("#log")
-    assert "Round 1: P1 starts." in log and "Scores (" in log
+    assert "Round 1: P1 Ada starts." in log and "Scores (" in log  # the log names the players
     assert ada.locator(".cc-corral").count() == 4
     # the replay viewer steps back to the start and forward again
     ada.click("#replay-link")

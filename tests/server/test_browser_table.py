@@ -168,6 +168,7 @@ def test_friends_keep_their_seats_through_links_hand_over_reclaim_and_rematch(br
     # they play to the end; the banner agrees with the seat list at every step
     click_through([ada, bo])
     assert ada.inner_text("#turn") == bo.inner_text("#turn")
+    assert "Round 1: P1 Ada starts." in ada.inner_text("#log")  # the log names the players
     shot(ada, "table-over-desktop")
     # the rematch: both pages move to the new room, each with its own seat
     ada.click("#rematch")
@@ -295,7 +296,7 @@ def test_lobby_options_have_fitting_controls_seats_from_one_and_rule_ids_in_help
     assert "Rule LUNGO-29" in labels  # the rule id is in the help text
     page.select_option("#option-first_player", "2")
     page.select_option("#option-token_moment", '"turn"')
-    page.fill("#name", "Di")
+    page.fill("#name", "Di" + "x" * 38)  # a long name without a space
     shot(page, "lobby-options-phone")
     page.click("button[type=submit]")
     page.wait_for_url("**/room.html?code=*")
@@ -304,4 +305,8 @@ def test_lobby_options_have_fitting_controls_seats_from_one_and_rule_ids_in_help
     assert info["options"]["first_player"] == 2 and info["options"]["token_moment"] == "turn"
     assert [s["seat"] for s in info["seats"]] == [0, 1, 2]
     assert page.inner_text("#seats li[data-seat='2'] .seat-name").startswith("P3")
+    # the long name is cut with an ellipsis instead of widening the page
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.eval_on_selector("#seats li.me .seat-name", "e => getComputedStyle(e).textOverflow") == "ellipsis"
+    assert page.eval_on_selector("#seats li.me .seat-name", "e => e.scrollWidth > e.clientWidth")
     context.close()

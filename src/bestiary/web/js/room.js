@@ -173,10 +173,18 @@ function renderActions() {
     ...legal.map((action) => el("button", { type: "button", onclick: () => act(action) }, action)));
 }
 
+// The engines' texts say "P2"; the log names the player too ("P2 Bo"), as the seat list does.
+function namePlayers(text) {
+  return text.replace(/\bP(\d+)\b(?! [A-Z])/g, (whole, number) => {
+    const seatNumber = Number(number) - 1;
+    return room?.seats[seatNumber] ? seatName(room, seatNumber) : whole;
+  });
+}
+
 function appendEvents(events, from) {
   // a reconnect may resend events already shown; show each once
   const fresh = events.slice(Math.max(0, eventsSeen - from));
-  for (const event of fresh) logList.append(el("li", {}, event.text));
+  for (const event of fresh) logList.append(el("li", {}, namePlayers(event.text)));
   eventsSeen = Math.max(eventsSeen, from + events.length);
   logList.scrollTop = logList.scrollHeight;
 }
@@ -312,7 +320,7 @@ async function showStep(step) {
     view = { ...view, observation: shown.observation, legal_actions: [], to_act: [], window: null };
     board.replaceChildren();
     gameModule.render(board, context());
-    logList.replaceChildren(...shown.events.map((e) => el("li", {}, e.text)));
+    logList.replaceChildren(...shown.events.map((e) => el("li", {}, namePlayers(e.text))));
     logList.scrollTop = logList.scrollHeight;
     document.getElementById("step").textContent = `step ${step} of ${shown.steps}`;
     const controls = { first: 0, back: Math.max(0, step - 1), forward: Math.min(shown.steps, step + 1), last: shown.steps };
