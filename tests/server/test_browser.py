@@ -161,6 +161,8 @@ def test_a_game_without_its_own_page_plays_on_the_generic_page(browser: playwrig
     page.wait_for_selector("#actions button")  # the bots have rung or claimed: a race or window for us
     board = page.inner_text("#board")
     assert "My word" in board  # the generic page shows the seat's own observation, keys made readable
+    first = page.locator("#actions button").first  # a move's button speaks plain words: "Ring", not "ring"
+    assert first.inner_text() == str(first.get_attribute("title")).capitalize()
     shot(page, "generic-phone")
     play_through([page], "#actions button", window_shot="generic-window-phone")
     assert "Game over" in page.inner_text("#turn")

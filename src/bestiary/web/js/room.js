@@ -2,6 +2,7 @@
 // chat, and the replay viewer. The table itself is drawn by the game's module under /games/.
 import { api, clearError, clock, el, forgetSeat, savedSeat, saveSeat, seatLink, seatName, showError } from "/js/api.js";
 import { turnState } from "/js/banner.js";
+import { plainWords } from "/js/table.js";
 
 const params = new URLSearchParams(location.search);
 const code = params.get("code") ?? "";
@@ -170,7 +171,7 @@ function renderActions() {
   }
   panel.hidden = false;
   document.getElementById("actions").replaceChildren(
-    ...legal.map((action) => el("button", { type: "button", onclick: () => act(action) }, action)));
+    ...legal.map((action) => el("button", { type: "button", title: action, onclick: () => act(action) }, plainWords(action))));
 }
 
 // The engines' texts say "P2"; the log names the player too ("P2 Bo"), as the seat list does.
