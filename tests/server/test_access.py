@@ -105,9 +105,10 @@ def walk(client: TestClient, table: Table, others: list[Table], rng: random.Rand
         for step in sorted({0, len(state.history()) // 2, len(state.history())}):
             answer = client.get(f"/api/rooms/{table.code}/replay", params={"step": step}, headers=headers)
             then = replayed(client, table, step)
-            assert answer.json() == {"step": step, "steps": len(state.history()),
-                                     "observation": plain(then.observation(viewer)),
-                                     "events": engine_events(then, viewer)}
+            answered = answer.json()
+            assert answered.pop("decisions")[-1] == len(state.history())  # the replay's last stop is now
+            assert answered == {"step": step, "steps": len(state.history()),
+                                "observation": plain(then.observation(viewer)), "events": engine_events(then, viewer)}
             texts.append(answer.text)
         seen["views"] += 1
         # acting: a spectator never may; a seat only on its turn, and its refusals hide what it cannot see

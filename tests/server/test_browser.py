@@ -142,11 +142,25 @@ def test_two_people_and_two_bots_play_critter_capture_in_two_browsers(browser: p
     assert ada.locator(".cc-corral").count() == 4
     # the replay viewer steps back to the start and forward again
     ada.click("#replay-link")
-    ada.wait_for_selector("text=step 0 of")
+    ada.wait_for_selector("text=decision 0 of")
+    last = int(ada.inner_text("#step").split(" of ")[1])
+    steps = ada.evaluate("code => fetch(`/api/rooms/${code}/replay?step=0`).then(r => r.json())",
+                         ada.url.split("code=")[1].split("&")[0])["steps"]
+    assert last < steps  # each step is a decision: the draws and flips are folded in
     ada.click("#forward")
-    ada.wait_for_selector("text=step 1 of")
-    ada.click("#last")
+    ada.wait_for_selector("text=decision 1 of")
+    ada.keyboard.press("ArrowRight")
+    ada.wait_for_selector("text=decision 2 of")
+    ada.keyboard.press("ArrowLeft")
+    ada.wait_for_selector("text=decision 1 of")
+    ada.eval_on_selector("#scrubber", "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", str(last - 2))
+    ada.wait_for_selector(f"text=decision {last - 2} of")
+    ada.select_option("#speed", "250")
+    ada.click("#play")  # autoplay runs to the end and stops there, with the result
+    ada.wait_for_selector(f"text=decision {last} of")
+    ada.wait_for_selector("#play:has-text('Play')")
     ada.wait_for_selector(".cc-final")
+    assert ada.inner_text("#turn").startswith("Game over.")
     shot(ada, "critters-replay-end")
     ada_context.close()
     bo_context.close()

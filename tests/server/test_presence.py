@@ -185,3 +185,27 @@ def test_the_api_docs_page_needs_nothing_from_the_internet(client: TestClient) -
     script = client.get("/js/apidocs.js")
     assert script.status_code == 200 and "/openapi.json" in script.text and "https://" not in script.text
     assert client.get("/redoc").status_code == 404
+
+
+def test_a_replay_stops_after_each_decision_with_the_chance_it_caused() -> None:
+    from bestiary.core.api import CHANCE
+    from bestiary.server.rooms import decision_steps
+
+    # a deal of three cards, P1 draws (one card flipped), P2 passes, P1 rolls (two dice)
+    players = [CHANCE, CHANCE, CHANCE, 0, CHANCE, 1, 0, CHANCE, CHANCE]
+    assert decision_steps(players) == [3, 5, 6, 9]
+    assert decision_steps([]) == [0]
+    assert decision_steps([0, 1]) == [0, 1, 2]
+
+
+def test_the_replay_names_its_decision_steps(client: TestClient) -> None:
+    code = create_room(client, "critter-capture", options={"players": 2},
+                       seats=[{"kind": "bot", "agent": "random"}, {"kind": "bot", "agent": "random"}])["code"]
+    deadline = time.monotonic() + 20
+    while client.get(f"/api/rooms/{code}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    replay = client.get(f"/api/rooms/{code}/replay", params={"step": 0}).json()
+    decisions = replay["decisions"]
+    assert decisions[-1] == replay["steps"] and decisions == sorted(set(decisions))
+    assert len(decisions) < replay["steps"]  # chance outcomes are folded into the decisions that caused them

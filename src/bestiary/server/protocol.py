@@ -120,6 +120,9 @@ class ReplayView(BaseModel):
     steps: int
     observation: JSONObject
     events: list[EventView]
+    decisions: list[int] = Field(default_factory=list, description=(
+        "the steps at which a replay pauses: the start, and after each player's decision with the chance outcomes "
+        "it caused"))
 
 
 class ErrorBody(BaseModel):

@@ -507,7 +507,8 @@ class Room:
             state.apply_action(action, player=None if player == CHANCE else player)
         return protocol.ReplayView(step=step, steps=len(history), observation=state.observation(seat),
                                    events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data))
-                                           for e in state.events(seat)])
+                                           for e in state.events(seat)],
+                                   decisions=decision_steps([player for player, _ in history]))
 
 
 class Hub:
@@ -661,6 +662,17 @@ class Hub:
         for room in self.rooms.values():
             room.close()
         self.store.close()
+
+
+def decision_steps(players: list[int]) -> list[int]:
+    """The steps a replay stops at, given who made each move: after the opening chance outcomes (the deal),
+    then after each player's move together with the chance outcomes that follow it (a draw, a roll)."""
+    def past_chance(step: int) -> int:
+        while step < len(players) and players[step] == CHANCE:
+            step += 1
+        return step
+
+    return [past_chance(0)] + [past_chance(number + 1) for number, player in enumerate(players) if player != CHANCE]
 
 
 def rotated_first_player(room: Room) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 // A room: joining a seat, live play over the websocket, the turn banner, countdowns, the event log,
 // chat, and the replay viewer. The table itself is drawn by the game's module under /games/.
 import { api, clearError, clock, el, forgetSeat, savedSeat, saveSeat, seatLink, seatName, showError } from "/js/api.js";
-import { turnState } from "/js/banner.js";
+import { resultText, turnState } from "/js/banner.js";
 import { plainWords } from "/js/table.js";
 
 const params = new URLSearchParams(location.search);
@@ -136,7 +136,7 @@ function renderSeats() {
   document.getElementById("leave").hidden = seat === null || room.status === "finished";
   document.getElementById("rematch").hidden = room.status !== "finished" || seat === null;
   const replayLink = document.getElementById("replay-link");
-  replayLink.hidden = room.status !== "finished";
+  replayLink.hidden = room.status === "waiting";  // a game under way can be followed live
   replayLink.href = `/room.html?code=${encodeURIComponent(code)}&replay`;
   document.getElementById("chat").hidden = seat === null || replaying;
   document.getElementById("seat-link-box").hidden = token === null;
@@ -315,24 +315,74 @@ function copier(inputId) {
   };
 }
 
-async function showStep(step) {
+// The replay: one stop per decision (chance outcomes folded into the decision that caused them), a scrubber,
+// autoplay at a chosen speed, the arrow keys, the result at the end, and "follow live" for a game under way.
+let decisions = [0];
+let shownIndex = 0;
+let autoplay = null;
+
+async function showDecision(index) {
   try {
-    const shown = await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=${step}`, { token });
+    const first = await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=0`, { token });
+    decisions = first.decisions.length ? first.decisions : [0];
+    const clamped = Math.max(0, Math.min(index, decisions.length - 1));
+    const shown = clamped === 0 && decisions[0] === 0 ? first
+      : await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=${decisions[clamped]}`, { token });
+    shownIndex = clamped;
     view = { ...view, observation: shown.observation, legal_actions: [], to_act: [], window: null };
     board.replaceChildren();
     gameModule.render(board, context());
     logList.replaceChildren(...shown.events.map((e) => el("li", {}, namePlayers(e.text))));
     logList.scrollTop = logList.scrollHeight;
-    document.getElementById("step").textContent = `step ${step} of ${shown.steps}`;
-    const controls = { first: 0, back: Math.max(0, step - 1), forward: Math.min(shown.steps, step + 1), last: shown.steps };
+    const last = decisions.length - 1;
+    document.getElementById("step").textContent = `decision ${clamped} of ${last}`;
+    const scrubber = document.getElementById("scrubber");
+    scrubber.max = String(last);
+    scrubber.value = String(clamped);
+    const atEnd = clamped === last;
+    const info = await api(`/api/rooms/${encodeURIComponent(code)}`);
+    room = info;
+    turnBanner.textContent = atEnd && info.status === "finished" ? resultText(info)
+      : `Replay: decision ${clamped} of ${last}${info.status === "playing" ? " (the game goes on)" : ""}.`;
+    const controls = { first: 0, back: clamped - 1, forward: clamped + 1, last };
     for (const [id, target] of Object.entries(controls)) {
       const button = document.getElementById(id);
-      button.disabled = target === step;
-      button.onclick = () => showStep(target);
+      button.disabled = target < 0 || target > last || target === clamped;
+      button.onclick = () => showDecision(target);
     }
+    if (atEnd && autoplay && !document.getElementById("follow").checked) toggleAutoplay();
   } catch (error) {
     fail(error);
   }
+}
+
+function toggleAutoplay() {
+  const button = document.getElementById("play");
+  if (autoplay) {
+    clearInterval(autoplay);
+    autoplay = null;
+    button.textContent = "Play";
+    return;
+  }
+  button.textContent = "Pause";
+  autoplay = setInterval(() => showDecision(shownIndex + 1), Number(document.getElementById("speed").value));
+}
+
+function startReplay() {
+  document.getElementById("scrubber").addEventListener("input", (event) => showDecision(Number(event.target.value)));
+  document.getElementById("play").addEventListener("click", toggleAutoplay);
+  document.getElementById("speed").addEventListener("change", () => { if (autoplay) { toggleAutoplay(); toggleAutoplay(); } });
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.key === "ArrowLeft") showDecision(shownIndex - 1);
+    else if (event.key === "ArrowRight") showDecision(shownIndex + 1);
+    else return;
+    event.preventDefault();
+  });
+  setInterval(() => {  // follow live: keep to the newest decision of a game under way
+    if (document.getElementById("follow").checked) showDecision(Number.MAX_SAFE_INTEGER);
+  }, 2000);
+  showDecision(0);
 }
 
 async function start() {
@@ -383,7 +433,7 @@ async function start() {
     turnBanner.textContent = "Replay: step through the game.";
     document.getElementById("replay-panel").hidden = false;
     renderSeats();
-    showStep(0);
+    startReplay();
     return;
   }
   connect();
