@@ -71,19 +71,26 @@ def wait_presence(page: Page, seat: int, wanted: str) -> None:
     page.wait_for_selector(f"#seats li[data-seat='{seat}'] [data-presence='{wanted}']", timeout=15000)
 
 
+SNAPSHOT = """controls => {
+  const turn = document.getElementById('turn');
+  return {banner: turn.innerText, kind: turn.dataset.kind, mine: turn.classList.contains('mine'),
+          meToAct: document.querySelectorAll('#seats li.me.to-act').length > 0,
+          toAct: document.querySelectorAll('#seats li.to-act').length,
+          others: [...document.querySelectorAll('#seats li.to-act:not(.me) .seat-name')].map(e => e.innerText),
+          controls: document.querySelectorAll(controls).length};
+}"""
+
+
 def banner_agrees_with_seats(page: Page) -> None:
-    """The banner says it is your turn exactly when the seat list marks your seat to act, and it names each
-    seat the list marks."""
-    banner = page.inner_text("#turn")
-    mine = page.locator("#seats li.me.to-act").count() > 0
-    kind = page.get_attribute("#turn", "data-kind")
-    if kind in ("finished", "waiting"):
-        assert page.locator("#seats li.to-act").count() == 0, banner
+    """The banner says it is your turn exactly when the seat list marks your seat to act (and the page offers a
+    move), and it names each other seat the list marks; read in one go, between two redraws."""
+    seen = page.evaluate(SNAPSHOT, MOVE_CONTROLS)
+    if seen["kind"] in ("finished", "waiting"):
+        assert seen["toAct"] == 0, seen
         return
-    assert ("mine" in (page.get_attribute("#turn", "class") or "")) == (
-        mine and page.locator(MOVE_CONTROLS).count() > 0), banner
-    for item in page.locator("#seats li.to-act:not(.me) .seat-name").all_inner_texts():
-        assert item in banner, (item, banner)
+    assert seen["mine"] == (seen["meToAct"] and seen["controls"] > 0), seen
+    for name in seen["others"]:
+        assert name in seen["banner"], seen
 
 
 def click_through(pages: list[Page], limit: int = 500, check: bool = True) -> None:
