@@ -15,7 +15,8 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
 
 from bestiary.server.rooms import Settings  # noqa: E402
-from tests.server.test_browser import ARTIFACTS, CHROMIUM, FLAGS, PHONE, serving, shot  # noqa: E402
+from tests.server import test_browser  # noqa: E402
+from tests.server.test_browser import CHROMIUM, PHONE, serving, shot  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 GRACE = 30.0  # long enough that only the hand-over button gives the seat away
@@ -23,6 +24,7 @@ GRACE = 30.0  # long enough that only the hand-over button gives the seat away
 MOVE_CONTROLS = ("[data-action]:enabled, #actions button, .cr-tile.cr-can, .cr-tile.cr-reach, "
                  ".cr-tile.cr-target")
 Page = playwright_api.Page
+browser = test_browser.browser  # the same module-scoped browser as the other browser tests
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install -y chromium)")
 
@@ -31,15 +33,6 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chrom
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = Settings(bot_delay=0.05, reaction_scale=0.2, disconnect_grace=GRACE)
     yield from serving(tmp_path_factory.mktemp("table") / "bestiary.sqlite3", settings)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[playwright_api.Browser]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield launched
-        launched.close()
 
 
 def new_room(page: Page, base_url: str, game: str, seats: list[str], name: str, public: bool = False) -> str:
