@@ -34,10 +34,11 @@ class LiveServer:
     """`with LiveServer(url, log) as server:` a running server at `server.base`; `kill()` and `start()` again."""
 
     def __init__(self, database_url: str, log_path: Path, bot_delay: float = 0.0, profile: Path | None = None,
-                 deflate: bool = False, bot_processes: int = 1) -> None:
+                 deflate: bool = False, bot_processes: int = 1, grace: float | None = None) -> None:
         self.database_url = database_url
         self.bot_processes = bot_processes  # as `bestiary serve --bot-processes` (0: search bots on threads)
         self.deflate = deflate  # permessage-deflate on the websockets, as `bestiary serve --ws-deflate`
+        self.grace = grace  # seconds an away seat is held; None: for ever
         self.log_path = log_path
         self.bot_delay = bot_delay
         self.profile = profile  # where cProfile writes the server's profile when it stops
@@ -55,7 +56,7 @@ class LiveServer:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, *profiler, "-m", "tests.server.live", self.database_url, str(fd), str(self.bot_delay),
-                 "deflate" if self.deflate else "plain", str(self.bot_processes)],
+                 "deflate" if self.deflate else "plain", str(self.bot_processes), str(self.grace)],
                 cwd=ROOT, pass_fds=(fd,), stdout=log, stderr=subprocess.STDOUT)
         self.starts += 1
         while time.perf_counter() - began < START_SECONDS:
@@ -196,7 +197,8 @@ class LiveCluster:
         self.stop()
 
 
-def serve(database_url: str, fd: int, bot_delay: float, deflate: bool, bot_processes: int) -> None:
+def serve(database_url: str, fd: int, bot_delay: float, deflate: bool, bot_processes: int,
+          grace: float | None) -> None:
     import uvicorn
 
     from bestiary.core.registry import register_game
@@ -205,11 +207,12 @@ def serve(database_url: str, fd: int, bot_delay: float, deflate: bool, bot_proce
     from tests.server.secret_duel import SecretDuel
 
     register_game(SecretDuel)
-    # Bots answer at once and a disconnected seat is held for ever: the clients' scripts play every seat
-    # they hold themselves, however long a restart takes. Scripts play as fast as the server answers, so the
-    # per-connection rate limit (tests/server/test_limits.py) is lifted, every room comes from one address, so
-    # the bound on waiting rooms per address (tests/server/test_bounds.py) is too, and no seat passes by itself.
-    settings = Settings(bot_delay=bot_delay, reaction_scale=0.0, disconnect_grace=None, message_rate=1e6,
+    # Bots answer at once and a disconnected seat is held for ever unless a grace is given: the clients'
+    # scripts play every seat they hold themselves, however long a restart takes. Scripts play as fast as the
+    # server answers, so the per-connection rate limit (tests/server/test_limits.py) is lifted, every room comes
+    # from one address, so the bound on waiting rooms per address (tests/server/test_bounds.py) is too, and no
+    # seat passes by itself.
+    settings = Settings(bot_delay=bot_delay, reaction_scale=0.0, disconnect_grace=grace, message_rate=1e6,
                         message_burst=1_000_000, waiting_rooms_per_address=1_000_000, bot_processes=bot_processes,
                         automatic_passes=False)
     server = uvicorn.Server(uvicorn.Config(create_app(database_url, settings), log_level="warning",
@@ -220,4 +223,5 @@ def serve(database_url: str, fd: int, bot_delay: float, deflate: bool, bot_proce
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "deflate", int(sys.argv[5]))
+    serve(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "deflate", int(sys.argv[5]),
+          None if sys.argv[6] == "None" else float(sys.argv[6]))

@@ -75,12 +75,12 @@ def assert_view_is_the_engines(answer: dict[str, Any], state: State, viewer: int
 def assert_room_info_is_public(info: dict[str, Any], state: State) -> None:
     """RoomInfo carries no game state: only the lobby's facts, and the result once the game is over."""
     assert set(info) == {"code", "game", "title", "options", "status", "seats", "window_seconds", "turn_seconds",
-                         "version", "result", "rematch"}
+                         "version", "result", "rematch", "public"}
     assert info["options"] == plain(state.game.options_dict())
     assert info["version"] == len(state.history())
     assert (info["result"] is None) == (info["status"] != "finished")
     for seat in info["seats"]:
-        assert set(seat) == {"seat", "kind", "agent", "name", "taken"}
+        assert set(seat) == {"seat", "kind", "agent", "name", "taken", "presence", "hand_over_at", "reclaimable"}
 
 
 def walk(client: TestClient, table: Table, others: list[Table], rng: random.Random, seen: Counter[str]) -> None:
@@ -106,9 +106,10 @@ def walk(client: TestClient, table: Table, others: list[Table], rng: random.Rand
         for step in sorted({0, len(state.history()) // 2, len(state.history())}):
             answer = client.get(f"/api/rooms/{table.code}/replay", params={"step": step}, headers=headers)
             then = replayed(client, table, step)
-            assert answer.json() == {"step": step, "steps": len(state.history()),
-                                     "observation": plain(then.observation(viewer)),
-                                     "events": engine_events(then, viewer)}
+            answered = answer.json()
+            assert answered.pop("decisions")[-1] == len(state.history())  # the replay's last stop is now
+            assert answered == {"step": step, "steps": len(state.history()),
+                                "observation": plain(then.observation(viewer)), "events": engine_events(then, viewer)}
             texts.append(answer.text)
         seen["views"] += 1
         # acting: a spectator never may; a seat only on its turn, and its refusals hide what it cannot see
@@ -201,6 +202,9 @@ def test_every_endpoint_and_message_shows_each_viewer_only_its_own_observation(c
         ws.__enter__()
         ws.send_json({"type": "hello", "token": None if viewer is None else table.tokens[viewer]})
         assert ws.receive_json()["type"] == "welcome"
+    for viewer, ws in watchers.items():  # each seat that came later was announced to those already there
+        for _ in range(0 if viewer is None else len(table.tokens) - 1 - viewer):
+            assert ws.receive_json()["type"] == "state"
     for _ in range(3):  # three positions along the game, hidden hands and windows among them
         walk(client, table, [other], rng, seen)
         for _ in range(rng.randrange(1, 4)):
@@ -223,9 +227,9 @@ def test_room_codes_are_unguessable_and_only_the_lobby_lists_rooms(client: TestC
     hub = client.app.state.hub  # type: ignore[attr-defined]
     hub.settings = replace(hub.settings, waiting_rooms_per_address=200)  # all from this test's one address
     random.seed(0)  # the global generator has no part in a code
-    codes = [create_room(client, "critter-capture", options={"players": 2})["code"] for _ in range(120)]
+    codes = [create_room(client, "critter-capture", options={"players": 2}, public=True)["code"] for _ in range(120)]
     random.seed(0)
-    codes.append(create_room(client, "critter-capture", options={"players": 2})["code"])
+    codes.append(create_room(client, "critter-capture", options={"players": 2}, public=True)["code"])
     assert len(set(codes)) == len(codes)
     assert all(len(code) == 16 and set(code) <= set(URLSAFE) for code in codes)
     counts = Counter("".join(codes))  # 96 random bits each: every character equally likely

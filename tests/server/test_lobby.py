@@ -18,7 +18,7 @@ def test_games_list_every_registered_game_with_its_options(client: TestClient) -
 
 
 def test_a_room_waits_for_its_seats_then_starts(client: TestClient) -> None:
-    room = create_room(client, "critter-capture", options={"players": 2})
+    room = create_room(client, "critter-capture", options={"players": 2}, public=True)
     assert room["status"] == "waiting"
     assert len(room["code"]) >= 16  # unguessable: 72 random bits
     assert [s["taken"] for s in room["seats"]] == [False, False]
@@ -88,7 +88,8 @@ def test_leaving_before_the_game_reopens_the_seat_and_during_it_hands_it_to_a_bo
     assert client.get(f"/api/rooms/{code}/view", headers=auth(first)).status_code == 403  # the old token is void
     first, second = join(client, code, 0), join(client, code, 1)
     left = client.post(f"/api/rooms/{code}/leave", headers=auth(second)).json()
-    assert left["seats"][1] == {"seat": 1, "kind": "bot", "agent": "heuristic", "name": "player 2", "taken": True}
+    assert left["seats"][1] == {"seat": 1, "kind": "bot", "agent": "heuristic", "name": "player 2", "taken": True,
+                                "presence": "computer", "hand_over_at": None, "reclaimable": False}
     while (state := view(client, code, first))["room"]["status"] == "playing":
         assert state["to_act"] == [0]  # the bot has answered every time before we look
         assert move(client, code, first, state["legal_actions"][0], state["version"]).status_code == 200
@@ -98,11 +99,18 @@ def test_leaving_before_the_game_reopens_the_seat_and_during_it_hands_it_to_a_bo
 def test_rematch_makes_one_new_room_with_the_same_settings(client: TestClient) -> None:
     room = create_room(client, "critter-capture", options={"players": 2, "ecoregions": 2},
                        seats=[{"kind": "human"}, {"kind": "bot", "agent": "random"}], window_seconds=3)
-    again = client.post(f"/api/rooms/{room['code']}/rematch").json()
+    token = join(client, room["code"], 0, "Ada")
+    early = client.post(f"/api/rooms/{room['code']}/rematch", headers=auth(token))
+    assert early.status_code == 409 and early.json()["error"] == "not-finished"
+    while (state := view(client, room["code"], token))["room"]["status"] == "playing":
+        assert move(client, room["code"], token, state["legal_actions"][0], state["version"]).status_code == 200
+    stranger = client.post(f"/api/rooms/{room['code']}/rematch")
+    assert stranger.status_code == 403 and stranger.json()["error"] == "spectator"
+    again = client.post(f"/api/rooms/{room['code']}/rematch", headers=auth(token)).json()
     assert again["code"] != room["code"]
-    assert again["options"] == room["options"] and again["window_seconds"] == 3
+    assert again["options"] == {**room["options"], "first_player": 1} and again["window_seconds"] == 3
     assert [s["kind"] for s in again["seats"]] == ["human", "bot"]
-    assert client.post(f"/api/rooms/{room['code']}/rematch").json()["code"] == again["code"]
+    assert client.post(f"/api/rooms/{room['code']}/rematch", headers=auth(token)).json()["code"] == again["code"]
     assert client.get(f"/api/rooms/{room['code']}").json()["rematch"] == again["code"]
 
 

@@ -103,11 +103,16 @@ class GameOptions(BaseModel):
 def describe_validation_error(game: str, error: ValidationError) -> str:
     lines = []
     for problem in error.errors():
-        where = ".".join(str(part) for part in problem["loc"]) or "options"
+        where = ".".join(str(part) for part in problem["loc"])
+        # a validator's own sentence, without pydantic's "Value error, " in front of it
+        own = problem["type"] == "value_error" and "ctx" in problem
+        message = str(problem["ctx"]["error"]) if own else problem["msg"]
         if problem["type"] == "extra_forbidden":
             lines.append(f"unknown option '{where}'")
+        elif not where:  # a check across several options
+            lines.append(message)
         else:
-            lines.append(f"option '{where}': {problem['msg']}")
+            lines.append(f"option '{where}': {message}")
     return f"{game}: " + "; ".join(lines)
 
 

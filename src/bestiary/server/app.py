@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
@@ -176,7 +176,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         hub.store.engine.dispose()
 
     app = FastAPI(title="Bestiary", summary="Play Bestiary's games online: rooms, seats, moves, replays.",
-                  lifespan=lifespan)
+                  lifespan=lifespan, docs_url=None, redoc_url=None)  # /docs is our own page: no CDN, works offline
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
 
     def hub() -> Hub:
@@ -201,6 +201,11 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
 
     errors: dict[int | str, dict[str, Any]] = {
         status: {"model": protocol.ErrorBody} for status in (400, 401, 403, 404, 409, 422)}
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> FileResponse:
+        """The REST API, read from /openapi.json by a page that needs nothing from the internet."""
+        return FileResponse(WEB / "docs.html")
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
@@ -245,16 +250,33 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         return room.info()
 
     @app.post("/api/rooms/{code}/rematch", responses=errors)
-    async def rematch(code: str, http: Request) -> protocol.RoomInfo:
-        """A new room with the same game, options and bots (the same one for everyone who asks)."""
-        return (await hub().rematch(code, client_address(http))).info()
+    async def rematch(code: str, http: Request, authorization: Token = None) -> protocol.RoomInfo:
+        """The next game with the same people in the same seats (the same room for every player who asks);
+        only a player of the finished game may start it."""
+        return (await hub().rematch(code, bearer(authorization), client_address(http))).info()
+
+    @app.post("/api/rooms/{code}/seats/{seat}/hand-over", responses=errors)
+    async def hand_over(code: str, seat: int, authorization: Token = None) -> protocol.RoomInfo:
+        """A player at the table hands an away player's seat to a computer now, without waiting for the grace."""
+        room = await hub().room(code)
+        await room.hand_over(bearer(authorization), seat)
+        return room.info()
+
+    @app.post("/api/rooms/{code}/claim", responses=errors)
+    async def claim(code: str, authorization: Token = None) -> protocol.RoomInfo:
+        """Take back the seat a computer played while you were away."""
+        room = await hub().room(code)
+        await room.claim(bearer(authorization))
+        return room.info()
 
     @app.get("/api/rooms/{code}/view", responses=errors)
     async def view(code: str, events_from: int = 0, authorization: Token = None) -> protocol.View:
         """The position as the token's seat sees it (no token: as a spectator)."""
         room = await hub().room(code)
         await room.settled()
-        return room.view(room.seat_of(bearer(authorization)), max(0, events_from))
+        seat = room.seat_of(bearer(authorization))
+        room.presence.returned_by_rest(seat)
+        return room.view(seat, max(0, events_from))
 
     @app.post("/api/rooms/{code}/moves", responses=errors)
     async def move(code: str, request: protocol.MoveRequest, authorization: Token = None) -> protocol.View:
@@ -262,7 +284,9 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         room = await hub().room(code)
         token = bearer(authorization)
         await room.move(token, request.action, request.version)
-        return room.view(room.seat_of(token))
+        seat = room.seat_of(token)
+        room.presence.returned_by_rest(seat)
+        return room.view(seat)
 
     @app.get("/api/rooms/{code}/replay", responses=errors)
     async def replay(code: str, step: int, authorization: Token = None) -> protocol.ReplayView:
@@ -297,6 +321,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             else:
                 room.connections.add(connection)
                 room.send_view(connection, "welcome")
+                room.presence.arrived(connection)
         try:
             while True:
                 try:

@@ -21,6 +21,7 @@ from alembic.config import Config
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -60,6 +61,7 @@ rooms = Table(
     # the open response window or race, so that a restart gives it only the time it had left
     Column("window_opened_at", Integer, nullable=True),  # the state version it opened at
     Column("window_closes_at", DateTime(timezone=True), nullable=True),
+    Column("public", Boolean, nullable=False, default=False),  # listed in the lobby while waiting
 )
 
 seats = Table(
@@ -70,6 +72,7 @@ seats = Table(
     Column("agent", String(64), nullable=True),
     Column("name", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),  # sha256 of the seat token; the token itself is never kept
+    Column("person", Boolean, nullable=False, default=False),  # a person took it (a computer may play it now)
 )
 
 moves = Table(
@@ -183,12 +186,12 @@ class Store:
             connection.execute(rooms.delete().where(rooms.c.code == code))
 
     def waiting_rooms(self, offset: int, limit: int) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-        """One page of the rooms waiting with an open seat, oldest first, with their seats."""
+        """One page of the public rooms waiting with an open seat, oldest first, with their seats."""
         open_seat = select(seats.c.room_code).where(seats.c.room_code == rooms.c.code, seats.c.kind == "human",
                                                     seats.c.token_hash.is_(None)).exists()
         with self.engine.connect() as connection:
             found = [dict(r) for r in connection.execute(
-                rooms.select().where(rooms.c.status == "waiting", open_seat)
+                rooms.select().where(rooms.c.status == "waiting", rooms.c.public.is_(True), open_seat)
                 .order_by(rooms.c.created_at, rooms.c.code).offset(offset).limit(limit)).mappings()]
             seat_rows: dict[str, list[dict[str, Any]]] = {row["code"]: [] for row in found}
             for r in connection.execute(seats.select().where(seats.c.room_code.in_(list(seat_rows)))

@@ -6,6 +6,7 @@ against the same schema (`GET /openapi.json` for REST; `protocol_schema()` for t
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -34,6 +35,8 @@ class CreateRoom(Strict):
     window_seconds: float = Field(10.0, ge=0.5, le=600, description="how long a response window or race stays open")
     turn_seconds: float | None = Field(default=None, ge=1, le=86400, description=(
         "a person's time for an ordinary turn; when it runs out the game's heuristic moves for them (none: no clock)"))
+    public: bool = Field(False, description="list the room in the lobby while it waits for players; a private room "
+                                            "is reached only through its invite link")
 
 
 class JoinSeat(Strict):
@@ -51,6 +54,12 @@ class SeatInfo(BaseModel):
     agent: str | None
     name: str | None
     taken: bool
+    presence: Literal["open", "connected", "away", "computer"] = Field(default="open", description=(
+        "open (no one took it), connected, away (no connection) or computer (a bot plays it)"))
+    hand_over_at: datetime | None = Field(default=None, description=(
+        "for an away seat: when (UTC) a computer takes over unless the player is back (none: held for ever)"))
+    reclaimable: bool = Field(default=False, description=(
+        "a computer plays the seat since its player was away; their token can claim it back"))
 
 
 class RoomInfo(BaseModel):
@@ -65,6 +74,7 @@ class RoomInfo(BaseModel):
     version: int
     result: JSONObject | None
     rematch: str | None
+    public: bool = Field(False, description="listed in the lobby while it waits for players")
 
 
 class SeatToken(BaseModel):
@@ -110,6 +120,9 @@ class ReplayView(BaseModel):
     steps: int
     observation: JSONObject
     events: list[EventView]
+    decisions: list[int] = Field(default_factory=list, description=(
+        "the steps at which a replay pauses: the start, and after each player's decision with the chance outcomes "
+        "it caused"))
 
 
 class ErrorBody(BaseModel):

@@ -33,6 +33,7 @@ from bestiary.server.cluster import ADOPT_SECONDS, HANDED_OVER_SECONDS, Leases
 from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc, hash_token, now
 from bestiary.server.limits import DEFAULT_OPTION_RANGES, LOBBY_PAGE, ConfiguredGames, OptionRange, out_of_range
+from bestiary.server.presence import Presence
 from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 
 WINDOW_KINDS = ("response", "race", "simultaneous")
@@ -63,6 +64,7 @@ class Seat:
     agent: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    person: bool = False  # a person took this seat (a computer may play it now)
 
     def info(self) -> protocol.SeatInfo:
         return protocol.SeatInfo(seat=self.seat, kind=self.kind, agent=self.agent, name=self.name,
@@ -70,7 +72,7 @@ class Seat:
 
     def row(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "agent": self.agent, "name": self.name,
-                "token_hash": self.token_hash}
+                "token_hash": self.token_hash, "person": self.person}
 
 
 @dataclass
@@ -119,7 +121,7 @@ class Settings:
 class Room:
     def __init__(self, hub: Hub, code: str, game: Game, seed: int, seats: list[Seat], window_seconds: float,
                  turn_seconds: float | None = None, status: str = "waiting", result: dict[str, Any] | None = None,
-                 rematch: str | None = None) -> None:
+                 rematch: str | None = None, public: bool = False, rematch_of: str | None = None) -> None:
         self.hub = hub
         self.code = code
         self.game = game
@@ -132,13 +134,15 @@ class Room:
         self.status = status
         self.result = result
         self.rematch = rematch
+        self.public = public  # listed in the lobby; a private room is reached only through its invite link
+        self.rematch_of = rematch_of
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.window: OpenWindow | None = None
         self.rng = random.Random(secrets.randbits(64))  # chance outcomes and bots; never predictable by a client
         self.agents: dict[int, Agent] = {s.seat: make_agent(s.agent or "random") for s in seats if s.kind == "bot"}
         self.timers: list[asyncio.Task[None]] = []
-        self.grace_timers: list[asyncio.Task[None]] = []  # apart from `timers`: a move must not cancel them
+        self.presence = Presence(self)  # its grace timers are apart from `timers`: a move must not cancel them
         self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
         self.creator: str | None = None  # the address that made it, while it waits for players
         self.closed = False  # left this worker's memory: its connections' ends must not act on it
@@ -153,14 +157,15 @@ class Room:
         return protocol.RoomInfo(
             code=self.code, game=self.game.info.name, title=self.game.info.title,
             options=self.game.options_dict(), status=self.status,  # type: ignore[arg-type]
-            seats=[s.info() for s in self.seats], window_seconds=self.window_seconds,
+            seats=[self.presence.seat_info(s.seat) for s in self.seats], window_seconds=self.window_seconds,
             turn_seconds=self.turn_seconds, version=self.version,
-            result=self.result, rematch=self.rematch)
+            result=self.result, rematch=self.rematch, public=self.public)
 
     def view(self, seat: int | None, events_from: int = 0) -> protocol.View:
         state = self.state
         to_act = state.players_to_act() if self.status == "playing" else []
-        legal = [str(a) for a in state.legal_actions(seat)] if seat is not None and seat in to_act else []
+        playing = seat is not None and seat in to_act and self.seats[seat].kind == "human"  # not a computer's
+        legal = [str(a) for a in state.legal_actions(seat)] if playing else []
         events = state.events(seat)
         window = None
         loop = asyncio.get_running_loop()
@@ -206,8 +211,8 @@ class Room:
             token = secrets.token_urlsafe(24)
             token_hash, seat_name = hash_token(token), name.strip() or f"Player {seat_number + 1}"
             await self.store(self.hub.store.update_seat, self.code, seat_number, token_hash=token_hash,
-                             name=seat_name)
-            seat.token_hash, seat.name = token_hash, seat_name
+                             name=seat_name, person=True)
+            seat.token_hash, seat.name, seat.person = token_hash, seat_name, True
             self.idle_since = asyncio.get_running_loop().time()
             if self.status == "waiting" and self.full():
                 await self.start_when_stored()
@@ -227,43 +232,58 @@ class Room:
                 await self.hand_to_bot(seat_number)
             self.changed()
 
-    async def hand_to_bot(self, seat_number: int) -> None:
-        """A heuristic bot plays the seat to the end; its old token no longer acts."""
-        await self.store(self.hub.store.update_seat, self.code, seat_number, kind="bot", agent="heuristic",
-                         token_hash=None)
+    async def hand_to_bot(self, seat_number: int, reclaimable: bool = False) -> None:
+        """A heuristic bot plays the seat to the end. A seat taken from an away player stays reclaimable: its
+        token still opens the seat's view and may `claim` it back; a seat left on purpose loses its token."""
         seat = self.seats[seat_number]
-        seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", None
+        token_hash = seat.token_hash if reclaimable else None
+        await self.store(self.hub.store.update_seat, self.code, seat_number, kind="bot", agent="heuristic",
+                         token_hash=token_hash)
+        seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", token_hash
         self.agents[seat_number] = make_agent("heuristic")
+        if reclaimable:
+            return
         for connection in self.connections:  # whoever left watches from now on, like any spectator
             if connection.seat == seat_number:
                 connection.seat = None
                 connection.events_seen = 0  # a spectator's log is another list: send it whole
 
+    async def hand_over(self, token: str | None, seat_number: int) -> None:
+        """A player at the table hands an away seat to a computer now, without waiting for the grace."""
+        async with self.lock:
+            asker = self.seat_of(token)
+            if asker is None or self.seats[asker].kind != "human":
+                raise ServerError("spectator", "only a player at the table can hand a seat to a computer", 403)
+            if not 0 <= seat_number < len(self.seats):
+                raise ServerError("no-seat", f"this room has seats 1 to {len(self.seats)}", 404)
+            if self.status != "playing":
+                raise ServerError("not-started", "a seat can be handed to a computer only during the game", 409)
+            if self.presence.of(seat_number) != "away":
+                raise ServerError("not-away", f"seat {seat_number + 1} is not away: only an absent player's seat "
+                                              "can be handed to a computer", 409)
+            await self.hand_to_bot(seat_number, reclaimable=True)
+            self.changed()
+
+    async def claim(self, token: str | None) -> int:
+        """The player whose seat a computer took while they were away takes it back."""
+        async with self.lock:
+            seat_number = self.seat_of(token)
+            if seat_number is None:
+                raise ServerError("spectator", "send the seat token of the seat to claim back", 401)
+            seat = self.seats[seat_number]
+            if seat.kind == "human":
+                return seat_number  # already theirs: claiming twice changes nothing
+            if self.status != "playing":
+                raise ServerError("finished", "the game is over", 409)
+            await self.store(self.hub.store.update_seat, self.code, seat_number, kind="human", agent=None)
+            seat.kind, seat.agent = "human", None
+            self.agents.pop(seat_number, None)
+            self.changed()
+            return seat_number
+
     def disconnected(self, seat_number: int | None) -> None:
         """A seat's last connection closed: hold the seat for the grace period, then hand it to a bot."""
-        grace = self.hub.settings.disconnect_grace
-        if seat_number is None or grace is None or self.status != "playing":
-            return
-
-        async def hand_over_if_still_gone() -> None:
-            await asyncio.sleep(grace)
-            while True:
-                async with self.lock:
-                    seat = self.seats[seat_number]
-                    back = any(c.seat == seat_number for c in self.connections)
-                    if not (self.status == "playing" and seat.kind == "human" and seat.token_hash and not back):
-                        return
-                    log.info("room %s: seat %d gone for %ss, a bot takes over", self.code, seat_number, grace)
-                    try:
-                        await self.hand_to_bot(seat_number)
-                    except ServerError as error:  # the database is away: try again
-                        log.warning("room %s: %s; retrying", self.code, error.message)
-                    else:
-                        self.changed()
-                        return
-                await asyncio.sleep(RETRY_SECONDS)
-
-        self.grace_timers.append(asyncio.get_running_loop().create_task(hand_over_if_still_gone()))
+        self.presence.departed(seat_number)
 
     async def chat(self, token: str | None, text: str) -> None:
         async with self.lock:
@@ -303,6 +323,9 @@ class Room:
             seat = self.seat_of(token)  # checked under the lock: a seat given up cannot move any more
             if seat is None:
                 raise ServerError("spectator", "spectators cannot move; join a seat to play", 403)
+            if self.seats[seat].kind == "bot":
+                raise ServerError("computer-seat", "a computer plays this seat since you were away; claim it back "
+                                                   "to play", 403)
             self.check_turn(seat, version)
             candidate = self.state.clone()
             try:
@@ -435,6 +458,7 @@ class Room:
                     self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
         elif self.status == "finished":
             self.later(self.hub.settings.finished_room_seconds, self.evict_when_idle)
+        self.presence.check()
         self.broadcast()
 
     def later(self, delay: float, job: Callable[..., Awaitable[None]], *args: Any) -> None:
@@ -481,7 +505,7 @@ class Room:
         return self.hub.settings.bot_delay
 
     async def bot_move(self, player: int) -> None:
-        if self.status == "playing" and player in self.state.players_to_act():
+        if self.status == "playing" and player in self.agents and player in self.state.players_to_act():
             await self.play_for(player, self.agents[player])
 
     async def turn_ran_out(self, player: int, version: int) -> None:
@@ -543,10 +567,10 @@ class Room:
 
     def close(self) -> None:
         self.closed = True
-        for timer in self.timers + self.grace_timers:
+        for timer in self.timers:
             timer.cancel()
         self.timers = []
-        self.grace_timers = []
+        self.presence.close()
 
     def replay_view(self, seat: int | None, step: int) -> protocol.ReplayView:
         history = self.state.history()
@@ -557,7 +581,8 @@ class Room:
             state.apply_action(action, player=None if player == CHANCE else player)
         return protocol.ReplayView(step=step, steps=len(history), observation=state.observation(seat),
                                    events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data))
-                                           for e in state.events(seat)])
+                                           for e in state.events(seat)],
+                                   decisions=decision_steps([player for player, _ in history]))
 
 
 def still_racing(state: State, window: OpenWindow, players: frozenset[int]) -> bool:
@@ -603,7 +628,8 @@ class Hub:
                                                 f"address may: start or leave one first", 429)
 
     async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None,
-                     address: str | None = None) -> Room:
+                     address: str | None = None, carried: list[Seat] | None = None) -> Room:
+        """A new room; a rematch's `carried` seats keep their players' names and tokens."""
         try:
             cls = game_class(request.game)
             options = dict(request.options)
@@ -634,11 +660,15 @@ class Hub:
                                                       "level, e.g. 'heuristic' or 'mcts:hard'")
                     make_agent(agent)  # refuses an unknown agent before anything is stored
                 seats.append(Seat(number, spec.kind, agent, f"{agent} bot" if agent else None))
+            for seat, old in zip(seats, carried or [], strict=False):
+                if seat.kind == "human" and old.token_hash is not None:
+                    seat.name, seat.token_hash, seat.person = old.name, old.token_hash, True
         except BestiaryError as error:
             raise ServerError("bad-room", str(error)) from None
         code = secrets.token_urlsafe(12)
         seed = secrets.randbits(62)
-        room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds)
+        room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds,
+                    public=request.public, rematch_of=rematch_of)
         room.creator = address
         if self.leases is not None:
             await self.leases.take(code)  # a new code: no one else holds it
@@ -647,12 +677,14 @@ class Hub:
             {"code": code, "game": game.info.name, "options": game.options_dict(), "seed": seed,
              "status": "waiting", "window_seconds": request.window_seconds,
              "turn_seconds": request.turn_seconds, "rematch_of": rematch_of,
-             "created_at": now()},
+             "created_at": now(), "public": request.public},
             [s.row() for s in seats])
         self.rooms[code] = room
         async with room.lock:
-            if all(s.kind == "bot" for s in seats):
+            if room.full():
                 await room.start_when_stored()
+            else:
+                room.changed()  # a rematch's seat whose player had left waits for them for the grace
         return room
 
     async def room(self, code: str) -> Room:
@@ -699,9 +731,10 @@ class Hub:
             return None
         row, seat_rows, move_rows = stored
         game = await self.game(row["game"], row["options"])
-        seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]) for r in seat_rows]
+        seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"], bool(r["person"]))
+                 for r in seat_rows]
         room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["turn_seconds"], row["status"],
-                    row["result"], row["rematch"])
+                    row["result"], row["rematch"], bool(row["public"]), row["rematch_of"])
         for player, action in move_rows:
             room.state.apply_action(action, player=None if player == CHANCE else player)
         room.restore_window(row["window_opened_at"], row["window_closes_at"])
@@ -826,9 +859,9 @@ class Hub:
         return [stored_room_info(row, seat_rows) for row, seat_rows in rows if row["game"] in list_games()]
 
     def open_rooms(self, offset: int = 0, limit: int = LOBBY_PAGE) -> list[protocol.RoomInfo]:
-        """One page of the rooms waiting for players, oldest first."""
+        """One page of the public rooms waiting for players, oldest first."""
         waiting = (room for room in self.rooms.values()
-                   if room.status == "waiting" and any(not s.info().taken for s in room.seats))
+                   if room.public and room.status == "waiting" and any(not s.info().taken for s in room.seats))
         return [room.info() for room in itertools.islice(waiting, offset, offset + limit)]
 
     async def expire_waiting_rooms(self) -> None:
@@ -846,15 +879,23 @@ class Hub:
                     except ServerError as error:  # the database is away: the next sweep tries again
                         log.warning("room %s: not expired (%s)", room.code, error.message)
 
-    async def rematch(self, code: str, address: str | None = None) -> Room:
+    async def rematch(self, code: str, token: str | None, address: str | None = None) -> Room:
+        """The next game at the same table: the same people in the same seats, the first player rotated."""
         room = await self.room(code)
+        if room.seat_of(token) is None:
+            raise ServerError("spectator", "only a player at the table can start a rematch", 403)
         if room.rematch is not None:
             return await self.room(room.rematch)
-        seats = [protocol.SeatSpec(kind=s.kind, agent=s.agent) for s in room.seats]
-        new = await self.create(protocol.CreateRoom(game=room.game.info.name, options=room.game.options_dict(),
+        if room.status != "finished":
+            raise ServerError("not-finished", "a rematch can start once this game is over", 409)
+        # a person who was replaced by a computer while away keeps the seat (by their token); one who left
+        # on purpose gets it back only by coming within the grace
+        seats = [protocol.SeatSpec(kind="human") if s.kind == "human" or s.person
+                 else protocol.SeatSpec(kind=s.kind, agent=s.agent) for s in room.seats]
+        new = await self.create(protocol.CreateRoom(game=room.game.info.name, options=rotated_first_player(room),
                                                     seats=seats, window_seconds=room.window_seconds,
-                                                    turn_seconds=room.turn_seconds),
-                                rematch_of=code, address=address)
+                                                    turn_seconds=room.turn_seconds, public=room.public),
+                                rematch_of=code, address=address, carried=room.seats)
         async with room.lock:
             await room.store(self.store.update_room, code, rematch=new.code)
             room.rematch = new.code
@@ -876,11 +917,33 @@ class Hub:
 
 def stored_room_info(row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> protocol.RoomInfo:
     """A waiting room's description from its record, without building its game."""
-    seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"]).info() for r in seat_rows]
+    seats = [Seat(r["seat"], r["kind"], r["agent"], r["name"], r["token_hash"], bool(r["person"])).info()
+             for r in seat_rows]
     return protocol.RoomInfo(code=row["code"], game=row["game"], title=game_class(row["game"]).info.title,
                              options=row["options"], status=row["status"], seats=seats,
                              window_seconds=row["window_seconds"], turn_seconds=row["turn_seconds"], version=0,
-                             result=row["result"], rematch=row["rematch"])
+                             result=row["result"], rematch=row["rematch"], public=row["public"])
+
+
+def decision_steps(players: list[int]) -> list[int]:
+    """The steps a replay stops at, given who made each move: after the opening chance outcomes (the deal),
+    then after each player's move together with the chance outcomes that follow it (a draw, a roll)."""
+    def past_chance(step: int) -> int:
+        while step < len(players) and players[step] == CHANCE:
+            step += 1
+        return step
+
+    return [past_chance(0)] + [past_chance(number + 1) for number, player in enumerate(players) if player != CHANCE]
+
+
+def rotated_first_player(room: Room) -> dict[str, Any]:
+    """The room's options with the next seat going first, when the options name the first player's seat (a
+    roll or a random draw stays what it was)."""
+    options = dict(room.game.options_dict())
+    first = options.get("first_player")
+    if isinstance(first, int) and not isinstance(first, bool):
+        options["first_player"] = (first + 1) % room.game.num_players
+    return options
 
 
 def known_games() -> list[dict[str, Any]]:

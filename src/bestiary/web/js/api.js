@@ -31,13 +31,32 @@ export function clearError(element) {
   element.textContent = "";
 }
 
-// Seat tokens live in this browser only, one per room.
+// Seat tokens are kept in this browser, one per room; the private seat link carries one to another browser.
+const SEAT_KEY = "bestiary:seat:";
+
 export function savedSeat(code) {
-  try { return JSON.parse(localStorage.getItem(`bestiary:seat:${code}`)); } catch { return null; }
+  try { return JSON.parse(localStorage.getItem(`${SEAT_KEY}${code}`)); } catch { return null; }
 }
 
-export function saveSeat(code, seat, token) {
-  localStorage.setItem(`bestiary:seat:${code}`, JSON.stringify({ seat, token }));
+export function saveSeat(code, seat, token, title = null) {
+  localStorage.setItem(`${SEAT_KEY}${code}`, JSON.stringify({ seat, token, title, saved: Date.now() }));
+}
+
+// Every seat this browser holds: [{code, seat, token, title, saved}].
+export function savedSeats() {
+  const found = [];
+  for (let index = 0; index < localStorage.length; index++) {
+    const key = localStorage.key(index);
+    if (!key.startsWith(SEAT_KEY)) continue;
+    const held = savedSeat(key.slice(SEAT_KEY.length));
+    if (held?.token) found.push({ code: key.slice(SEAT_KEY.length), ...held });
+  }
+  return found.sort((a, b) => (b.saved ?? 0) - (a.saved ?? 0));
+}
+
+// The private seat link: the token travels in the fragment, which browsers never send to the server.
+export function seatLink(code, seat, token) {
+  return `${location.origin}/room.html?code=${encodeURIComponent(code)}#seat=${seat}&token=${encodeURIComponent(token)}`;
 }
 
 export function forgetSeat(code) {
@@ -62,4 +81,10 @@ export function el(tag, attributes = {}, ...children) {
 export function seatName(room, seat) {
   const info = room.seats[seat];
   return info?.name ? `P${seat + 1} ${info.name}` : `P${seat + 1}`;
+}
+
+// "1:05" for 65 seconds.
+export function clock(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }

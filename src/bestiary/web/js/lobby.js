@@ -13,16 +13,49 @@ function currentGame() {
   return games.find((g) => g.name === gameSelect.value);
 }
 
+const RULE_ID = /\s*\(([A-Z]+-\d+[a-z]?(?:,\s*[A-Z]+-\d+[a-z]?)*)\)/g;
+const ARMIES = ["grave-legion", "verdant-host"];
+
+// An option's label in plain words; its rule ids go into the help text (shown on hover and below the control).
+function describeOption(name, spec) {
+  const text = spec.description || name.replaceAll("_", " ");
+  const rules = [...text.matchAll(RULE_ID)].map((m) => m[1]);
+  return { label: text.replace(RULE_ID, ""), help: rules.length ? `Rule ${rules.join(", ")} in the rule book notes.` : null };
+}
+
+function seatChoices(spec, players) {
+  const words = (spec.anyOf ?? []).map((s) => s.const).filter((v) => typeof v === "string");
+  const seats = Array.from({ length: players }, (_, seat) => el("option", { value: String(seat) }, `Player ${seat + 1}`));
+  return [...words.map((word) => el("option", { value: `"${word}"` }, word === "roll" ? "Roll for it" : "Draw at random")), ...seats];
+}
+
+// A control that fits the option: a checkbox, a select for a few choices (seats numbered from 1), a number.
 function optionInput(name, spec) {
   const id = `option-${name}`;
-  const label = spec.description || name.replaceAll("_", " ");
+  const { label, help } = describeOption(name, spec);
+  const helpText = help ? el("small", { class: "help" }, help) : null;
   if (spec.type === "boolean") {
-    return el("label", {}, el("input", { type: "checkbox", id, "data-option": name, checked: spec.default === true }), ` ${label}`);
+    return el("label", { class: "check", title: help ?? "" },
+      el("input", { type: "checkbox", id, "data-option": name, checked: spec.default === true }), ` ${label}`, helpText);
   }
-  const numeric = spec.type === "integer" || spec.type === "number";
-  return el("label", {}, el("span", {}, label),
-    el("input", { id, "data-option": name, type: numeric ? "number" : "text", value: typeof spec.default === "object" && spec.default !== null ? JSON.stringify(spec.default) : spec.default ?? "",
-      min: spec.minimum, max: spec.maximum, step: spec.type === "integer" ? 1 : "any" }));
+  let control;
+  if (name === "first_player") {
+    control = el("select", { id, "data-option": name, "data-json": "" }, seatChoices(spec, Number(playersSelect.value)));
+    control.value = JSON.stringify(spec.default ?? 0);
+  } else if (spec.enum) {
+    control = el("select", { id, "data-option": name, "data-json": "" },
+      spec.enum.map((value) => el("option", { value: JSON.stringify(value) }, String(value))));
+    control.value = JSON.stringify(spec.default);
+  } else if (name === "armies") {
+    control = el("span", { class: "row" }, [0, 1].map((seat) => el("select", { "data-army": seat, "aria-label": `army of player ${seat + 1}` },
+      ARMIES.map((army) => el("option", { value: army, selected: spec.default?.[seat] === army }, `Player ${seat + 1}: ${army.replace("-", " ")}`)))));
+  } else {
+    const numeric = spec.type === "integer" || spec.type === "number";
+    control = el("input", { id, "data-option": name, type: numeric ? "number" : "text",
+      value: typeof spec.default === "object" && spec.default !== null ? JSON.stringify(spec.default) : spec.default ?? "",
+      min: spec.minimum, max: spec.maximum, step: spec.type === "integer" ? 1 : "any" });
+  }
+  return el("label", { title: help ?? "" }, el("span", {}, label), control, helpText);
 }
 
 function renderGame() {
@@ -53,12 +86,15 @@ function readOptions() {
   for (const input of optionsBox.querySelectorAll("[data-option]")) {
     const name = input.dataset.option;
     if (input.type === "checkbox") options[name] = input.checked;
+    else if ("json" in input.dataset) options[name] = JSON.parse(input.value);
     else if (input.value === "") continue;
     else if (input.type === "number") options[name] = Number(input.value);
     else {
       try { options[name] = JSON.parse(input.value); } catch { options[name] = input.value; }
     }
   }
+  const armies = [...optionsBox.querySelectorAll("[data-army]")].map((select) => select.value);
+  if (armies.length) options.armies = armies;
   return options;
 }
 
@@ -71,11 +107,12 @@ async function createRoom(event) {
     const room = await api("/api/rooms", { method: "POST", body: {
       game: gameSelect.value, options: readOptions(), seats,
       window_seconds: Number(document.getElementById("window").value),
+      public: document.getElementById("public").checked,
       turn_seconds: document.getElementById("turn-clock").value ? Number(document.getElementById("turn-clock").value) : null } });
     if (seats[0].kind === "human") {
       const name = document.getElementById("name").value.trim();
       const joined = await api(`/api/rooms/${room.code}/seats/0`, { method: "POST", body: { name } });
-      saveSeat(room.code, 0, joined.token);
+      saveSeat(room.code, 0, joined.token, room.title);
     }
     location.href = `/room.html?code=${encodeURIComponent(room.code)}`;
   } catch (error) {
@@ -111,7 +148,15 @@ async function start() {
   }
   gameSelect.replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
   gameSelect.addEventListener("change", renderGame);
-  playersSelect.addEventListener("change", renderSeats);
+  playersSelect.addEventListener("change", () => {
+    renderSeats();
+    const first = document.getElementById("option-first_player");  // its seats follow the player count
+    if (first) {
+      const kept = first.value;
+      first.replaceChildren(...seatChoices(currentGame().options.properties.first_player, Number(playersSelect.value)));
+      first.value = [...first.options].some((o) => o.value === kept) ? kept : first.options[0].value;
+    }
+  });
   document.getElementById("create").addEventListener("submit", createRoom);
   document.getElementById("refresh").addEventListener("click", listRooms);
   renderGame();

@@ -1,6 +1,8 @@
 // A room: joining a seat, live play over the websocket, the turn banner, countdowns, the event log,
 // chat, and the replay viewer. The table itself is drawn by the game's module under /games/.
-import { api, clearError, el, forgetSeat, savedSeat, saveSeat, seatName, showError } from "/js/api.js";
+import { api, clearError, clock, el, forgetSeat, savedSeat, saveSeat, seatLink, seatName, showError } from "/js/api.js";
+import { resultText, turnState } from "/js/banner.js";
+import { plainWords } from "/js/table.js";
 
 const params = new URLSearchParams(location.search);
 const code = params.get("code") ?? "";
@@ -21,6 +23,9 @@ let deadline = null;
 let reconnectDelay = 500;
 let moveCounter = 0;
 let switchingSeat = false;  // a deliberate reconnect after joining or leaving: no alarm
+let wasMine = false;  // whether it was this seat's turn at the last update, so each turn is announced once
+let notConnectedShown = false;
+let leavingPage = false;  // moving to the rematch: no reconnect here
 
 async function loadGameModule(game) {
   try {
@@ -38,6 +43,7 @@ function act(action) {
   clearError(errorBox);
   if (!socket || socket.readyState !== WebSocket.OPEN) {
     fail("Not connected to the server; reconnecting. Try again in a moment.");
+    notConnectedShown = true;
     return;
   }
   socket.send(JSON.stringify({ type: "move", action, version: view.version, ref: `m${++moveCounter}` }));
@@ -48,68 +54,111 @@ function context() {
 }
 
 function renderTurn() {
-  turnBanner.classList.remove("mine");
-  if (room.status === "waiting") {
-    const open = room.seats.filter((s) => !s.taken).length;
-    turnBanner.textContent = `Waiting for ${open} more player${open === 1 ? "" : "s"} to join.`;
-    return;
-  }
-  if (room.status === "finished") {
-    const returns = room.result?.returns ?? [];
-    const best = Math.max(...returns);
-    const winners = returns.map((r, s) => (r === best ? seatName(room, s) : null)).filter(Boolean);
-    turnBanner.textContent = `Game over. ${winners.length > 1 ? "Shared win" : "Winner"}: ${winners.join(", ")}.`;
-    return;
-  }
-  const toAct = view.to_act;
-  const mine = seat !== null && toAct.includes(seat);
-  const names = toAct.map((s) => (s === seat ? "you" : seatName(room, s)));
-  const kind = view.decision_kind;
-  let text;
-  if (kind === "race") text = mine ? "Race! Be the first to act." : `Race between ${names.join(", ")}.`;
-  else if (kind === "response") text = mine ? "You may respond now." : `Waiting for responses from ${names.join(", ")}.`;
-  else if (kind === "simultaneous") text = mine ? "Choose now (the others cannot see your choice)." : `Waiting for ${names.join(", ")} to choose.`;
-  else text = mine ? "Your turn." : `${names.join(", ")} to play.`;
-  turnBanner.replaceChildren(text);
-  if (mine) turnBanner.classList.add("mine");
-  const secondsLeft = view.window ? view.window.closes_in : view.turn_closes_in;
-  if (secondsLeft !== null && secondsLeft !== undefined) {
-    deadline = performance.now() + secondsLeft * 1000;
+  const turn = turnState(view, room, seat);
+  turnBanner.classList.toggle("mine", turn.mine);
+  turnBanner.dataset.kind = turn.kind;
+  const watching = seat === null && room.status !== "finished" ? "You are watching: " : "";
+  turnBanner.replaceChildren(watching + turn.text);
+  if (turn.seconds !== null) {
+    deadline = performance.now() + turn.seconds * 1000;
     turnBanner.append(el("span", { class: "countdown", id: "countdown" }));
     tick();
   } else {
     deadline = null;
   }
+  document.getElementById("reclaim").hidden = !(seat !== null && room.seats[seat]?.reclaimable && room.status === "playing");
+  alertTurn(turn);
+}
+
+// Your turn, noticed: the tab title and favicon, an optional sound, a desktop notification when hidden.
+function alertTurn(turn) {
+  document.title = `${turn.mine ? "● Your turn · " : ""}Bestiary: ${room.title}`;
+  document.querySelector("link[rel=icon]").href = turn.mine ? "/favicon-turn.svg" : "/favicon.svg";
+  if (turn.mine && !wasMine) {
+    if (document.getElementById("sound").checked) beep();
+    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+      new Notification(`Bestiary: ${room.title}`, { body: turn.text, tag: `bestiary-${code}` });
+    }
+  }
+  wasMine = turn.mine;
+}
+
+function beep() {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    tone.frequency.value = 660;
+    tone.connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.15);
+  } catch { /* no sound here */ }
 }
 
 function tick() {
   const counter = document.getElementById("countdown");
-  if (!counter || deadline === null) return;
-  const left = Math.max(0, (deadline - performance.now()) / 1000);
-  counter.textContent = `${left.toFixed(0)} s`;
+  if (counter && deadline !== null) counter.textContent = `${Math.ceil(Math.max(0, (deadline - performance.now()) / 1000))} s`;
+  for (const away of document.querySelectorAll("[data-hand-over-at]")) {
+    away.textContent = `computer in ${clock((Date.parse(away.dataset.handOverAt) - Date.now()) / 1000)}`;
+  }
 }
 setInterval(tick, 250);
 
+const PRESENCE = { connected: "here", away: "away", computer: "computer", open: "open" };
+
+function presenceBadge(info) {
+  const badge = el("span", { class: `presence presence-${info.presence}`, "data-presence": info.presence },
+    PRESENCE[info.presence] ?? info.presence);
+  if (info.presence === "away" && info.hand_over_at && room.status === "playing") {
+    return el("span", { class: "presence-box" }, badge, " ", el("span", { class: "muted", "data-hand-over-at": info.hand_over_at }));
+  }
+  if (info.presence === "computer" && info.reclaimable) return el("span", { class: "presence-box" }, badge, el("span", { class: "muted" }, " (player away)"));
+  return badge;
+}
+
 function renderSeats() {
   const list = document.getElementById("seats");
-  const toAct = view?.to_act ?? [];
+  const turn = view ? turnState(view, room, seat) : { toAct: [] };
+  const seated = seat !== null && room.seats[seat]?.kind === "human";
   list.replaceChildren(...room.seats.map((info) => {
-    const label = info.kind === "bot" ? `${seatName(room, info.seat)} (computer)`
-      : info.taken ? seatName(room, info.seat) : `Seat ${info.seat + 1}: open`;
-    const item = el("li", { class: [info.seat === seat ? "me" : "", toAct.includes(info.seat) ? "to-act" : ""].join(" ") },
-      el("span", {}, label, info.seat === seat ? " (you)" : ""));
+    const label = info.taken || info.kind === "bot" ? seatName(room, info.seat) : `P${info.seat + 1}: open seat`;
+    const item = el("li", { class: [info.seat === seat ? "me" : "", turn.toAct.includes(info.seat) ? "to-act" : ""].join(" "),
+      "data-seat": info.seat },
+    el("span", { class: "seat-name", title: label }, label, info.seat === seat ? " (you)" : ""), presenceBadge(info));
     if (!info.taken && seat === null && room.status === "waiting") {
       item.append(el("button", { type: "button", onclick: () => join(info.seat) }, "Take this seat"));
+    }
+    if (seated && info.seat !== seat && info.presence === "away" && room.status === "playing") {
+      item.append(el("button", { type: "button", class: "secondary hand-over", onclick: () => handOver(info.seat) }, "Hand to computer now"));
     }
     return item;
   }));
   document.getElementById("join").hidden = !(seat === null && room.status === "waiting");
   document.getElementById("leave").hidden = seat === null || room.status === "finished";
-  document.getElementById("rematch").hidden = room.status !== "finished";
+  document.getElementById("rematch").hidden = room.status !== "finished" || seat === null;
   const replayLink = document.getElementById("replay-link");
-  replayLink.hidden = room.status !== "finished";
+  replayLink.hidden = room.status === "waiting";  // a game under way can be followed live
   replayLink.href = `/room.html?code=${encodeURIComponent(code)}&replay`;
   document.getElementById("chat").hidden = seat === null || replaying;
+  document.getElementById("seat-link-box").hidden = token === null;
+  if (token !== null) document.getElementById("seat-link").value = seatLink(code, seat, token);
+}
+
+async function handOver(number) {
+  clearError(errorBox);
+  try {
+    await api(`/api/rooms/${encodeURIComponent(code)}/seats/${number}/hand-over`, { method: "POST", token });
+  } catch (error) {
+    fail(error);
+  }
+}
+
+async function claim() {
+  clearError(errorBox);
+  try {
+    await api(`/api/rooms/${encodeURIComponent(code)}/claim`, { method: "POST", token });
+  } catch (error) {
+    fail(error);
+  }
 }
 
 function renderActions() {
@@ -122,20 +171,28 @@ function renderActions() {
   }
   panel.hidden = false;
   document.getElementById("actions").replaceChildren(
-    ...legal.map((action) => el("button", { type: "button", onclick: () => act(action) }, action)));
+    ...legal.map((action) => el("button", { type: "button", title: action, onclick: () => act(action) }, plainWords(action))));
+}
+
+// The engines' texts say "P2"; the log names the player too ("P2 Bo"), as the seat list does.
+function namePlayers(text) {
+  return text.replace(/\bP(\d+)\b(?! [A-Z])/g, (whole, number) => {
+    const seatNumber = Number(number) - 1;
+    return room?.seats[seatNumber] ? seatName(room, seatNumber) : whole;
+  });
 }
 
 function appendEvents(events, from) {
   // a reconnect may resend events already shown; show each once
   const fresh = events.slice(Math.max(0, eventsSeen - from));
-  for (const event of fresh) logList.append(el("li", {}, event.text));
+  for (const event of fresh) logList.append(el("li", {}, namePlayers(event.text)));
   eventsSeen = Math.max(eventsSeen, from + events.length);
   logList.scrollTop = logList.scrollHeight;
 }
 
 function render() {
   document.getElementById("title").textContent = `${room.title} · room ${code.slice(0, 6)}…`;
-  document.title = `Bestiary: ${room.title}`;
+  if (seat !== null && token !== null) saveSeat(code, seat, token, room.title);
   renderTurn();
   renderSeats();
   board.replaceChildren();
@@ -146,9 +203,14 @@ function render() {
 
 function receive(message) {
   if (message.type === "welcome" || message.type === "state") {
+    if (message.type === "welcome" && notConnectedShown) {
+      clearError(errorBox);  // connected again: the "not connected" notice is out of date
+      notConnectedShown = false;
+    }
     view = message.view;
     room = view.room;
     appendEvents(view.events, view.events_from);
+    if (followRematch()) return;
     render();
   } else if (message.type === "error") {
     fail(message.message);
@@ -174,6 +236,7 @@ function connect() {
       token = null;
       seat = null;
     }
+    if (leavingPage) return;
     if (switchingSeat) {
       switchingSeat = false;
       connect();
@@ -191,7 +254,7 @@ async function join(number) {
   try {
     const name = document.getElementById("name").value.trim();
     const joined = await api(`/api/rooms/${encodeURIComponent(code)}/seats/${number}`, { method: "POST", body: { name } });
-    saveSeat(code, number, joined.token);
+    saveSeat(code, number, joined.token, room.title);
     seat = number;
     token = joined.token;
     eventsSeen = 0;  // each seat sees its own log: start it afresh
@@ -221,31 +284,105 @@ async function leave() {
 
 async function rematch() {
   try {
-    const next = await api(`/api/rooms/${encodeURIComponent(code)}/rematch`, { method: "POST" });
-    location.href = `/room.html?code=${encodeURIComponent(next.code)}`;
+    await api(`/api/rooms/${encodeURIComponent(code)}/rematch`, { method: "POST", token });
   } catch (error) {
     fail(error);
   }
 }
 
-async function showStep(step) {
+// A rematch was made: a player's page moves to it with the same seat (the token is the seat's there too).
+function followRematch() {
+  if (!room.rematch || seat === null || token === null || replaying) return false;
+  saveSeat(room.rematch, seat, token, room.title);
+  leavingPage = true;
+  location.href = `/room.html?code=${encodeURIComponent(room.rematch)}`;
+  return true;
+}
+
+// A seat link: #seat=N&token=T. The fragment never reaches the server; it is taken off the address bar too.
+function adoptSeatLink() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const linked = fragment.get("token");
+  if (linked && /^\d+$/.test(fragment.get("seat") ?? "")) saveSeat(code, Number(fragment.get("seat")), linked);
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+}
+
+function copier(inputId) {
+  return async () => {
+    const input = document.getElementById(inputId);
+    input.select();
+    try { await navigator.clipboard.writeText(input.value); } catch { document.execCommand("copy"); }
+  };
+}
+
+// The replay: one stop per decision (chance outcomes folded into the decision that caused them), a scrubber,
+// autoplay at a chosen speed, the arrow keys, the result at the end, and "follow live" for a game under way.
+let decisions = [0];
+let shownIndex = 0;
+let autoplay = null;
+
+async function showDecision(index) {
   try {
-    const shown = await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=${step}`, { token });
+    const first = await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=0`, { token });
+    decisions = first.decisions.length ? first.decisions : [0];
+    const clamped = Math.max(0, Math.min(index, decisions.length - 1));
+    const shown = clamped === 0 && decisions[0] === 0 ? first
+      : await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=${decisions[clamped]}`, { token });
+    shownIndex = clamped;
     view = { ...view, observation: shown.observation, legal_actions: [], to_act: [], window: null };
     board.replaceChildren();
     gameModule.render(board, context());
-    logList.replaceChildren(...shown.events.map((e) => el("li", {}, e.text)));
+    logList.replaceChildren(...shown.events.map((e) => el("li", {}, namePlayers(e.text))));
     logList.scrollTop = logList.scrollHeight;
-    document.getElementById("step").textContent = `step ${step} of ${shown.steps}`;
-    const controls = { first: 0, back: Math.max(0, step - 1), forward: Math.min(shown.steps, step + 1), last: shown.steps };
+    const last = decisions.length - 1;
+    document.getElementById("step").textContent = `decision ${clamped} of ${last}`;
+    const scrubber = document.getElementById("scrubber");
+    scrubber.max = String(last);
+    scrubber.value = String(clamped);
+    const atEnd = clamped === last;
+    const info = await api(`/api/rooms/${encodeURIComponent(code)}`);
+    room = info;
+    turnBanner.textContent = atEnd && info.status === "finished" ? resultText(info)
+      : `Replay: decision ${clamped} of ${last}${info.status === "playing" ? " (the game goes on)" : ""}.`;
+    const controls = { first: 0, back: clamped - 1, forward: clamped + 1, last };
     for (const [id, target] of Object.entries(controls)) {
       const button = document.getElementById(id);
-      button.disabled = target === step;
-      button.onclick = () => showStep(target);
+      button.disabled = target < 0 || target > last || target === clamped;
+      button.onclick = () => showDecision(target);
     }
+    if (atEnd && autoplay && !document.getElementById("follow").checked) toggleAutoplay();
   } catch (error) {
     fail(error);
   }
+}
+
+function toggleAutoplay() {
+  const button = document.getElementById("play");
+  if (autoplay) {
+    clearInterval(autoplay);
+    autoplay = null;
+    button.textContent = "Play";
+    return;
+  }
+  button.textContent = "Pause";
+  autoplay = setInterval(() => showDecision(shownIndex + 1), Number(document.getElementById("speed").value));
+}
+
+function startReplay() {
+  document.getElementById("scrubber").addEventListener("input", (event) => showDecision(Number(event.target.value)));
+  document.getElementById("play").addEventListener("click", toggleAutoplay);
+  document.getElementById("speed").addEventListener("change", () => { if (autoplay) { toggleAutoplay(); toggleAutoplay(); } });
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.key === "ArrowLeft") showDecision(shownIndex - 1);
+    else if (event.key === "ArrowRight") showDecision(shownIndex + 1);
+    else return;
+    event.preventDefault();
+  });
+  setInterval(() => {  // follow live: keep to the newest decision of a game under way
+    if (document.getElementById("follow").checked) showDecision(Number.MAX_SAFE_INTEGER);
+  }, 2000);
+  showDecision(0);
 }
 
 async function start() {
@@ -253,11 +390,15 @@ async function start() {
     fail("This page needs a room code: open it from the lobby or an invite link.");
     return;
   }
+  adoptSeatLink();
   document.getElementById("invite").value = `${location.origin}/room.html?code=${encodeURIComponent(code)}`;
-  document.getElementById("copy").addEventListener("click", async () => {
-    const input = document.getElementById("invite");
-    input.select();
-    try { await navigator.clipboard.writeText(input.value); } catch { document.execCommand("copy"); }
+  document.getElementById("copy").addEventListener("click", copier("invite"));
+  document.getElementById("copy-seat").addEventListener("click", copier("seat-link"));
+  document.getElementById("claim").addEventListener("click", claim);
+  document.getElementById("notify").hidden = !("Notification" in window);
+  document.getElementById("notify").addEventListener("click", async () => {
+    const answer = await Notification.requestPermission();  // asked on a click, as browsers want
+    document.getElementById("notify").textContent = answer === "granted" ? "Notifications on" : "Notifications blocked";
   });
   document.getElementById("leave").addEventListener("click", leave);
   document.getElementById("rematch").addEventListener("click", rematch);
@@ -292,7 +433,7 @@ async function start() {
     turnBanner.textContent = "Replay: step through the game.";
     document.getElementById("replay-panel").hidden = false;
     renderSeats();
-    showStep(0);
+    startReplay();
     return;
   }
   connect();

@@ -11,7 +11,12 @@ export function otherMoves(ctx, placed, heading = "Your moves") {
   const rest = ctx.view.legal_actions.filter((action) => !placed.has(action));
   if (!rest.length) return null;
   return ctx.el("div", { class: "moves" }, ctx.el("h3", {}, heading),
-    ctx.el("div", { class: "actions" }, rest.map((action) => moveButton(ctx, placed, action, action))));
+    ctx.el("div", { class: "actions" }, rest.map((action) => moveButton(ctx, placed, action, plainWords(action)))));
+}
+
+// A button's words from an action's text: "end turn" reads "End turn"; the exact text stays its title.
+export function plainWords(action) {
+  return action.charAt(0).toUpperCase() + action.slice(1);
 }
 
 // The server sends how many seconds a window has left; each page redraw restarts the count from it.
