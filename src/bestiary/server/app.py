@@ -200,7 +200,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"error": "bad-request", "message": describe(error)}, status_code=422)
 
     errors: dict[int | str, dict[str, Any]] = {
-        status: {"model": protocol.ErrorBody} for status in (400, 401, 403, 404, 409, 422)}
+        status: {"model": protocol.ErrorBody} for status in (400, 401, 403, 404, 409, 422, 429, 503)}
 
     @app.get("/docs", include_in_schema=False)
     async def api_docs() -> FileResponse:
