@@ -2,7 +2,8 @@
 
 These call PettingZoo's `pettingzoo.test`, Gymnasium's `check_env` and OpenSpiel's `random_sim_test` and
 serialization as the libraries ship them. Their loops sample actions without the mask where they do, so those
-episodes end at the first illegal action, with the penalty (`illegal_action="end"`, docs/rl.md). Cycle counts are
+episodes end at the first illegal action, with the penalty (`illegal_action="end"`, docs/rl.md); max_cycles_test
+runs with the penalty that lets the episode go on and every seat stepped once per cycle. Cycle counts are
 small: the suites are for the adapters' contracts, the games' rules have their own tests.
 """
 
@@ -85,13 +86,23 @@ def test_pettingzoo_state_test(name: str, players: int) -> None:
     state_test(aec(name, players), parallel(name, players), num_cycles=10)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "max_cycles_test samples without the mask and expects every agent to act once per cycle: in these games an "
-    "unmasked action ends the episode at once and one seat may act several times in a row"))
-@pytest.mark.parametrize(("name", "players"), [("critter-capture", 2)])
+# max_cycles_test samples without the mask and counts one turn per agent per cycle: it runs with the settings made
+# for such loops, an illegal action penalised (the episode goes on) and every seat stepped once per cycle.
+CYCLE_SETTINGS = {"illegal_action": "penalise", "turn_order": "cycle"}
+
+
+@EVERY_GAME
 def test_pettingzoo_max_cycles_test(name: str, players: int) -> None:
-    module = types.SimpleNamespace(env=partial(aec, name, players), parallel_env=partial(parallel, name, players))
+    module = types.SimpleNamespace(env=partial(aec, name, players, **CYCLE_SETTINGS),
+                                   parallel_env=partial(parallel, name, players, **CYCLE_SETTINGS))
     max_cycles_test(module)
+
+
+@EVERY_GAME
+def test_pettingzoo_api_tests_with_the_cycle_settings(name: str, players: int) -> None:
+    api_test(aec(name, players, **CYCLE_SETTINGS), num_cycles=50)
+    parallel_api_test(parallel(name, players, **CYCLE_SETTINGS), num_cycles=50)
+    state_test(aec(name, players, **CYCLE_SETTINGS), parallel(name, players, **CYCLE_SETTINGS), num_cycles=10)
 
 
 @EVERY_GAME

@@ -15,7 +15,7 @@ pytest.importorskip("pettingzoo", reason=RL_EXTRA)
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from bestiary.rl import pettingzoo as bestiary_pz
-from bestiary.rl.table import asking_order
+from bestiary.rl.table import asking_order, legal_mask
 
 # PettingZoo's api_test suggests a plain array observation; action masks need the dict it also supports.
 pytestmark = pytest.mark.filterwarnings("ignore:Observation (space for each agent probably|is not a NumPy)")
@@ -262,3 +262,96 @@ def test_no_seat_always_loses_a_race_that_every_seat_grabs_at_once() -> None:
         env.step({agent: 5 for agent in env.possible_agents})
         winners.add(env.game_state.token)
     assert winners == {0, 1, 2}
+
+
+def test_illegal_action_penalised_leaves_the_game_unchanged_and_the_episode_going_on() -> None:
+    env = bestiary_pz.env("critter-capture", players=2, illegal_action="penalise", illegal_reward=-0.5)
+    env.reset(seed=3)
+    before = env.game_state.to_json()
+    sender = env.agent_selection
+    mask = env.observe(sender)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert env.game_state.to_json() == before
+    assert not any(env.terminations.values()) and not any(env.truncations.values())
+    assert env.rewards == {sender: -0.5, **{a: 0.0 for a in env.agents if a != sender}}
+    assert "illegal action" in env.infos[sender]["illegal_action"]
+    assert env.agent_selection == sender and (env.observe(sender)["action_mask"] == mask).all()  # asked again
+    env.step(int(np.flatnonzero(mask)[0]))
+    assert env.game_state.to_json() != before and "illegal_action" not in env.infos[sender]
+
+    parallel = bestiary_pz.parallel_env(HiddenBid.from_options(players=3), illegal_action="penalise")
+    observations, _ = parallel.reset(seed=3)
+    before = parallel.game_state.to_json()
+    _, rewards, terminations, truncations, infos = parallel.step({"player_0": 1, "player_1": 99})
+    assert rewards == {"player_0": 0.0, "player_1": -1.0, "player_2": -1.0}  # player_2 gave no action
+    assert set(infos["player_1"]) == {"illegal_action"} and not infos["player_0"]
+    assert parallel.game_state.to_json() == before  # nothing applied, player_0's bid included
+    assert not any(terminations.values()) and not any(truncations.values()) and len(parallel.agents) == 3
+    parallel.step({agent: int(np.flatnonzero(o["action_mask"])[0]) for agent, o in observations.items()})
+    assert parallel.game_state.to_json() != before
+
+
+def test_cycle_turn_order_selects_every_seat_once_per_cycle_the_idle_ones_with_the_no_op() -> None:
+    env = bestiary_pz.env("critter-capture", players=2, turn_order="cycle")
+    env.reset(seed=3)
+    no_op = len(env.game.player_action_table())
+    assert env.no_op == no_op and all(env.action_space(agent).n == no_op + 1 for agent in env.possible_agents)
+    idle_turns = 0
+    for turn in range(40):
+        seat = turn % 2
+        agent = env.possible_agents[seat]
+        assert env.agent_selection == agent
+        mask = env.observe(agent)["action_mask"]
+        assert not env.observe(env.possible_agents[1 - seat])["action_mask"].any()  # only the selected seat's
+        if seat in env.game_state.players_to_act():
+            assert (mask == legal_mask(env.game_state, seat, no_op + 1)).all() and not mask[no_op]
+            env.step(int(np.flatnonzero(mask)[0]))
+        else:
+            idle_turns += 1
+            assert np.flatnonzero(mask).tolist() == [no_op]
+            before = env.game_state.to_json()
+            env.step(no_op)
+            assert env.game_state.to_json() == before and env.rewards == {a: 0.0 for a in env.agents}
+    assert idle_turns > 0  # a seat acts several times in a row in this game: the other idles in between
+
+
+def test_cycle_turn_order_no_op_only_for_idle_seats_and_the_episode_ends_with_the_cycle() -> None:
+    env = bestiary_pz.env("critter-capture", players=2, turn_order="cycle", illegal_action="raise")
+    env.reset(seed=3)
+    assert env.game_state.players_to_act() == [0] and env.agent_selection == "player_0"
+    with pytest.raises(IllegalActionError, match="no action has index"):
+        env.step(env.no_op)  # the no-op is no action of a seat asked
+    env.step(0)
+    assert env.agent_selection == "player_1" and env.game_state.players_to_act() == [0]
+    with pytest.raises(IllegalActionError, match="only action is the no-op"):
+        env.step(0)
+
+    ending = bestiary_pz.env("critter-capture", players=2, turn_order="cycle")
+    ending.reset(seed=3)
+    before = ending.game_state.to_json()
+    ending.step(ending.no_op)  # illegal for the seat asked: the episode ends, once the cycle is over
+    assert not any(ending.terminations.values()) and ending.agent_selection == "player_1"
+    assert np.flatnonzero(ending.observe("player_1")["action_mask"]).tolist() == [ending.no_op]
+    ending.step(ending.no_op)
+    assert all(ending.terminations.values()) and ending._cumulative_rewards == {"player_0": -1.0, "player_1": 0.0}
+    assert ending.game_state.to_json() == before
+    with pytest.raises(ValueError, match="turn_order"):
+        bestiary_pz.env("critter-capture", turn_order="seat")
+
+
+def test_parallel_cycle_turn_order_gives_the_seats_not_asked_the_no_op() -> None:
+    parallel = bestiary_pz.parallel_env(HiddenBid.from_options(players=3), turn_order="cycle")
+    observations, _ = parallel.reset(seed=3)
+    no_op = parallel.no_op
+    assert all(o["action_mask"].any() and not o["action_mask"][no_op] for o in observations.values())  # all bid
+    while not parallel.game_state.is_terminal():
+        asked = parallel.game_state.players_to_act()
+        for agent, observation in observations.items():
+            mask = observation["action_mask"]
+            if parallel.seat_of[agent] in asked:
+                assert (mask == legal_mask(parallel.game_state, parallel.seat_of[agent], no_op + 1)).all()
+            else:
+                assert np.flatnonzero(mask).tolist() == [no_op]
+        observations, _, terminations, _, _ = parallel.step(
+            {agent: int(np.flatnonzero(o["action_mask"])[0]) for agent, o in observations.items()})
+    assert all(terminations.values()) and not any(o["action_mask"].any() for o in observations.values())

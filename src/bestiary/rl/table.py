@@ -27,6 +27,9 @@ RL_EXTRA_HINT = "pip install 'bestiary[rl]'"
 # What an environment does with an illegal action (one a learner sampled without the mask): "end" the episode
 # with a penalty for the seat that sent it, as PettingZoo's classic games do, or "raise" IllegalActionError.
 IllegalActionRule = Literal["end", "raise"]
+# The PettingZoo environments may also "penalise": the sender gets the penalty, the game is unchanged and the
+# episode goes on, for loops (PettingZoo's max_cycles_test) that sample without the mask and must run a fixed length.
+MultiAgentIllegalActionRule = Literal["end", "penalise", "raise"]
 
 
 def require(module: str) -> ModuleType:
@@ -47,9 +50,9 @@ def resolve_game(game: Game | str, options: dict[str, Any]) -> Game:
     return load_game(game, **options)
 
 
-def check_illegal_rule(rule: str) -> None:
-    if rule not in get_args(IllegalActionRule):
-        raise ValueError(f"illegal_action must be 'end' or 'raise', not {rule!r}")
+def check_illegal_rule(rule: str, rules: tuple[str, ...] = get_args(IllegalActionRule)) -> None:
+    if rule not in rules:
+        raise ValueError(f"illegal_action must be one of {', '.join(map(repr, rules))}, not {rule!r}")
 
 
 def check_render_mode(mode: str | None, modes: Sequence[str]) -> None:
