@@ -310,3 +310,34 @@ def test_lobby_options_have_fitting_controls_seats_from_one_and_rule_ids_in_help
     assert page.eval_on_selector("#seats li.me .seat-name", "e => getComputedStyle(e).textOverflow") == "ellipsis"
     assert page.eval_on_selector("#seats li.me .seat-name", "e => e.scrollWidth > e.clientWidth")
     context.close()
+
+
+MAX_PLAYERS = {"critter-capture": 6, "cube-creatures": 5, "creatures-of-lungo": 6, "crits-creatures": 2}
+# what is yours on each table (your hand, or what stands for it), and where your moves are offered
+YOURS = {"critter-capture": ".cc-decks", "cube-creatures": ".cube-hand", "creatures-of-lungo": ".lg-hand",
+         "crits-creatures": ".cr-board"}
+YOUR_MOVES = ".moves button[data-action], .cube-hand button[data-action], .lg-hand button[data-action], " \
+             ".cc-decks [data-action], .cc-choice [data-action], .cr-tile.cr-can"
+BOXES = """([yours, moves]) => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  return {scrollY: window.scrollY, yours: [...document.querySelectorAll(yours)].map(box),
+          moves: [...document.querySelectorAll(moves)].map(box)};
+}"""
+
+
+@pytest.mark.parametrize("game", list(MAX_PLAYERS))
+def test_at_desktop_size_your_hand_and_moves_are_in_view_at_the_largest_table(browser: playwright_api.Browser,
+                                                                              base_url: str, game: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    players = MAX_PLAYERS[game]
+    new_room(page, base_url, game, ["human"] + ["bot:random"] * (players - 1), "Ada")
+    page.wait_for_selector("#turn.mine", timeout=30000)
+    page.wait_for_selector(YOUR_MOVES)
+    seen = page.evaluate(BOXES, [YOURS[game], YOUR_MOVES])
+    assert seen["scrollY"] == 0 and seen["yours"] and seen["moves"], seen
+    for box in seen["yours"] + seen["moves"]:
+        assert box["top"] >= 0 and box["bottom"] <= DESKTOP["height"], (game, box)
+        assert box["left"] >= 0 and box["right"] <= DESKTOP["width"], (game, box)
+    page.screenshot(path=str(test_browser.ARTIFACTS / f"table-{game}-{players}-desktop.png"))  # the window as seen
+    context.close()

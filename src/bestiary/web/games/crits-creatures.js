@@ -240,7 +240,7 @@ export function render(board, ctx) {
     : PHASE_HINTS[o.phase];
   const over = o.phase === "over"
     ? el("p", { class: "cr-final" }, `Game over: ${o.winner === null ? "a draw" : `${ctx.seatName(o.winner)} wins`} (${o.reason}).`) : null;
-  board.append(...[
+  board.append(el("div", { class: "cr-layout" }, ...[
     el("div", { class: "cr-header" },
       el("h2", {}, `Turn ${Math.min(o.turn, o.turn_limit)} of ${o.turn_limit}`),
       o.phase === "over" ? null : el("span", { class: "muted" },
@@ -248,8 +248,8 @@ export function render(board, ctx) {
     over,
     hint && o.to_act.includes(ctx.me) ? el("p", { class: "cr-hint" }, hint) : null,
     otherMoves(ctx, placed),
-    el("div", { class: "cr-layout" }, el("div", { class: "cr-board-wrap" }, boardImage),
-      el("div", {}, info, combat(o, ctx), sides(o, ctx),
+    el("div", { class: "cr-board-wrap" }, boardImage),
+    el("div", { class: "cr-aside" }, info, combat(o, ctx), sides(o, ctx),
         el("p", { class: "muted cr-legend" }, "♛ on a tile: a fallen crown · i: a dropped item · red lines: the start zones. ",
-          "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown.")))].filter(Boolean));
+          "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown."))].filter(Boolean)));
 }

@@ -14,6 +14,13 @@ export function otherMoves(ctx, placed, heading = "Your moves") {
     ctx.el("div", { class: "actions" }, rest.map((action) => moveButton(ctx, placed, action, plainWords(action)))));
 }
 
+// Your moves and your hand, kept together: at desktop width they stay in view at the foot of the window
+// however many opponents sit above them (style.css).
+export function dock(ctx, ...parts) {
+  const present = parts.filter(Boolean);
+  return present.length ? ctx.el("div", { class: "dock" }, present) : null;
+}
+
 // A button's words from an action's text: "end turn" reads "End turn"; the exact text stays its title.
 export function plainWords(action) {
   return action.charAt(0).toUpperCase() + action.slice(1);
