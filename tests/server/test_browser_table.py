@@ -341,3 +341,56 @@ def test_at_desktop_size_your_hand_and_moves_are_in_view_at_the_largest_table(br
         assert box["left"] >= 0 and box["right"] <= DESKTOP["width"], (game, box)
     page.screenshot(path=str(test_browser.ARTIFACTS / f"table-{game}-{players}-desktop.png"))  # the window as seen
     context.close()
+
+
+PIECES = """() => [...document.querySelectorAll('#board .cr-piece[data-side]')].map(g => ({
+  piece: Number(g.dataset.piece), side: Number(g.dataset.side), label: g.dataset.label,
+  shape: g.firstElementChild.tagName, dashed: getComputedStyle(g.firstElementChild).strokeDasharray !== 'none',
+  king: g.querySelector('.cr-king-mark') !== null, last: g.classList.contains('cr-last'), mark: g.dataset.mark || null}))"""
+# the page's own module drawn on a copy of the view with an attack under way (or declared): the marks it shows
+FIGHT = """async ([code, attacker, target, declared]) => {
+  const view = await (await fetch(`/api/rooms/${code}/view`)).json();
+  const o = view.observation;
+  if (declared) o.declared = [[attacker, target, 1]];
+  else o.combat = {attacker, target, dice: 1, counter: false, stage: 'attack', rolled: [], to_roll: [8], attack_total: null};
+  const [{render}, {el}] = await Promise.all([import('/games/crits-creatures.js'), import('/js/api.js')]);
+  const board = document.createElement('div');
+  render(board, {view, room: view.room, me: null, act: () => {}, seatName: s => `P${s + 1}`, el});
+  return Object.fromEntries([...board.querySelectorAll('.cr-piece[data-mark]')].map(g =>
+    [g.dataset.mark, [Number(g.dataset.piece), g.querySelector('.cr-badge').textContent]]));
+}"""
+
+
+def test_crits_pieces_are_told_apart_without_colour(browser: playwright_api.Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    code = new_room(page, base_url, "crits-creatures", ["human", "bot:random"], "Ada")
+    page.wait_for_selector("#turn.mine", timeout=30000)
+    page.wait_for_selector(".cr-tile.cr-can")
+    pieces = page.evaluate(PIECES)
+    # the side shows in the shape and the border, not only the colour
+    assert {(p["side"], p["shape"], p["dashed"]) for p in pieces} == {(0, "circle", False), (1, "rect", True)}
+    for side in (0, 1):
+        labels = [p["label"] for p in pieces if p["side"] == side]
+        assert len(labels) == len(set(labels)), labels  # duplicates are numbered
+    assert any(p["label"][-1] == "2" for p in pieces), pieces
+    kings = page.evaluate("code => fetch(`/api/rooms/${code}/view`).then(r => r.json())", code)["observation"]["kings"]
+    on_board = {p["piece"] for p in pieces}
+    assert {p["piece"] for p in pieces if p["king"]} == {k for k in kings if k in on_board} != set()  # crown marks
+    # a move: the piece that moved and the two tiles it joined are marked
+    page.locator(".cr-tile.cr-can").first.click()
+    reach = page.locator(".cr-tile.cr-reach[data-action^='move']").first
+    action = str(reach.get_attribute("data-action"))
+    reach.click()
+    _, origin, destination = action.split()
+    page.wait_for_selector(f".cr-tile.cr-last-tile[data-tile='{origin}']")
+    assert page.locator(f".cr-tile.cr-last-tile[data-tile='{destination}']").count() == 1
+    moved = [p for p in page.evaluate(PIECES) if p["last"]]
+    assert len(moved) == 1 and moved[0]["side"] == 0, moved
+    shot(page, "crits-marks-desktop")
+    # the attacker and the defender, while the attack is resolved and while a response is decided
+    mine, theirs = (next(p["piece"] for p in pieces if p["side"] == side) for side in (0, 1))
+    for declared in (False, True):
+        marks = page.evaluate(FIGHT, [code, mine, theirs, declared])
+        assert marks == {"attacker": [mine, "⚔"], "defender": [theirs, "⛨"]}, marks
+    context.close()
