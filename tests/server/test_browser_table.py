@@ -368,6 +368,8 @@ def test_crits_pieces_are_told_apart_without_colour(browser: playwright_api.Brow
     page.wait_for_selector("#turn.mine", timeout=30000)
     page.wait_for_selector(".cr-tile.cr-can")
     pieces = page.evaluate(PIECES)
+    deploy = page.locator("button[data-action^='deploy ']")  # a card held off the board, named as spelt
+    assert [deploy.nth(i).inner_text() for i in range(deploy.count())] == ["Deploy Wraith"]  # P1's Grave Legion
     # the side shows in the shape and the border, not only the colour
     assert {(p["side"], p["shape"], p["dashed"]) for p in pieces} == {(0, "circle", False), (1, "rect", True)}
     for side in (0, 1):
@@ -392,5 +394,5 @@ def test_crits_pieces_are_told_apart_without_colour(browser: playwright_api.Brow
     mine, theirs = (next(p["piece"] for p in pieces if p["side"] == side) for side in (0, 1))
     for declared in (False, True):
         marks = page.evaluate(FIGHT, [code, mine, theirs, declared])
-        assert marks == {"attacker": [mine, "⚔"], "defender": [theirs, "⛨"]}, marks
+        assert marks == {"attacker": [mine, "⚔"], "defender": [theirs, "◎"]}, marks
     context.close()

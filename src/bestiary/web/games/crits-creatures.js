@@ -1,7 +1,7 @@
 // Crit's Creatures' table: the board as SVG (your edge at the bottom) with every piece, the crowns and
 // dropped items; a piece's card shows on hover or tap. Selecting a piece highlights the tiles it can
 // reach and the pieces it can attack; tapping one of those moves or attacks. Dice rolls are spelt out.
-import { moveButton, otherMoves, seatLabel } from "/js/table.js";
+import { moveButton, otherMoves, plainWords, seatLabel } from "/js/table.js";
 
 export const handlesActions = true;
 
@@ -187,7 +187,7 @@ function boardSvg(o, ctx, placed, info) {
 // A piece on its tile. The side shows in its shape and border as well as its colour (P1 a round token with
 // a solid border, P2 a square one with a dashed border); the King wears a crown mark; the attacker, the
 // defender and the piece that moved last carry a badge.
-const BADGES = { attacker: "⚔", defender: "⛨" };
+const BADGES = { attacker: "⚔", defender: "◎" };
 function pieceMark(o, piece, left, top, labels, marks) {
   const centre = [left + TILE / 2, top + TILE / 2];
   if (piece.where === "dropped") {
@@ -209,6 +209,13 @@ function pieceMark(o, piece, left, top, labels, marks) {
   king ? svg("text", { x: left + TILE - 5, y: top + 9, class: "cr-king-mark" }, "♛") : null,
   mark ? svg("text", { x: left + 5, y: top + 9, class: "cr-badge" }, BADGES[mark]) : null,
   last ? svg("circle", { cx: left + TILE - 5, cy: top + TILE - 5, r: 3, class: "cr-last-dot" }) : null);
+}
+
+// "deploy wraith" reads "Deploy Wraith": the card named as the card list spells it
+function cardWords(o, action) {
+  const deploy = /^deploy (\S+)$/.exec(action);
+  const card = deploy && o.pieces.find((p) => p.where === "reserve" && p.id === deploy[1]);
+  return card ? `Deploy ${card.name}` : plainWords(action);
 }
 
 function tap(tile, here, origins, ctx) {
@@ -306,10 +313,10 @@ export function render(board, ctx) {
         `${ctx.seatName(o.player)} to play · ${o.moves_made} of 5 moves made${o.attacked ? " · attacked" : ""}`)),
     over,
     hint && o.to_act.includes(ctx.me) ? el("p", { class: "cr-hint" }, hint) : null,
-    otherMoves(ctx, placed),
+    otherMoves(ctx, placed, "Your moves", (action) => cardWords(o, action)),
     el("div", { class: "cr-board-wrap" }, boardImage),
     el("div", { class: "cr-aside" }, info, combat(o, ctx), sides(o, ctx),
         el("p", { class: "muted cr-legend" }, "● round, solid border: P1 · ■ square, dashed border: P2 · ♛ in a corner: the King, on a tile: a fallen crown · ",
-          "⚔ the attacker · ⛨ the defender · a dot and outlined tiles: the last move · i: a dropped item · red lines: the start zones. ",
+          "⚔ the attacker · ◎ the defender · a dot and outlined tiles: the last move · i: a dropped item · red lines: the start zones. ",
           "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown."))].filter(Boolean)));
 }
