@@ -1,6 +1,7 @@
 """Friends at one table in Debian's Chromium: private rooms, seat links opened in a fresh browser, presence,
-hand-over and reclaim, the rematch, the lobby's controls, and a banner that agrees with the seat list at every
-step (along a whole critter capture game, and two dozen moves of each other game).
+hand-over and reclaim, the rematch, the lobby's controls, a banner that agrees with the seat list at every
+step (along a whole critter capture game, and two dozen moves of each other game), your hand and moves in view
+at desktop size at each game's largest table, and Crit's pieces told apart without colour.
 
 Screenshots go to artifacts/server/ (the ones docs/web.md shows are copied to docs/web/).
 """
@@ -319,7 +320,8 @@ YOURS = {"critter-capture": ".cc-decks", "cube-creatures": ".cube-hand", "creatu
 YOUR_MOVES = ".moves button[data-action], .cube-hand button[data-action], .lg-hand button[data-action], " \
              ".cc-decks [data-action], .cc-choice [data-action], .cr-tile.cr-can"
 BOXES = """([yours, moves]) => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
   return {scrollY: window.scrollY, yours: [...document.querySelectorAll(yours)].map(box),
           moves: [...document.querySelectorAll(moves)].map(box)};
 }"""
@@ -346,13 +348,15 @@ def test_at_desktop_size_your_hand_and_moves_are_in_view_at_the_largest_table(br
 PIECES = """() => [...document.querySelectorAll('#board .cr-piece[data-side]')].map(g => ({
   piece: Number(g.dataset.piece), side: Number(g.dataset.side), label: g.dataset.label,
   shape: g.firstElementChild.tagName, dashed: getComputedStyle(g.firstElementChild).strokeDasharray !== 'none',
-  king: g.querySelector('.cr-king-mark') !== null, last: g.classList.contains('cr-last'), mark: g.dataset.mark || null}))"""
+  king: g.querySelector('.cr-king-mark') !== null, last: g.classList.contains('cr-last'),
+  mark: g.dataset.mark || null}))"""
 # the page's own module drawn on a copy of the view with an attack under way (or declared): the marks it shows
 FIGHT = """async ([code, attacker, target, declared]) => {
   const view = await (await fetch(`/api/rooms/${code}/view`)).json();
   const o = view.observation;
   if (declared) o.declared = [[attacker, target, 1]];
-  else o.combat = {attacker, target, dice: 1, counter: false, stage: 'attack', rolled: [], to_roll: [8], attack_total: null};
+  else o.combat = {attacker, target, dice: 1, counter: false, stage: 'attack', rolled: [], to_roll: [8],
+                   attack_total: null};
   const [{render}, {el}] = await Promise.all([import('/games/crits-creatures.js'), import('/js/api.js')]);
   const board = document.createElement('div');
   render(board, {view, room: view.room, me: null, act: () => {}, seatName: s => `P${s + 1}`, el});
