@@ -1,6 +1,7 @@
 """Friends at one table in Debian's Chromium: private rooms, seat links opened in a fresh browser, presence,
-hand-over and reclaim, the rematch, the lobby's controls, and a banner that agrees with the seat list at every
-step (along a whole critter capture game, and two dozen moves of each other game).
+hand-over and reclaim, the rematch, the lobby's controls, a banner that agrees with the seat list at every
+step (along a whole critter capture game, and two dozen moves of each other game), your hand and moves in view
+at desktop size at each game's largest table, and Crit's pieces told apart without colour.
 
 Screenshots go to artifacts/server/ (the ones docs/web.md shows are copied to docs/web/).
 """
@@ -309,4 +310,93 @@ def test_lobby_options_have_fitting_controls_seats_from_one_and_rule_ids_in_help
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.eval_on_selector("#seats li.me .seat-name", "e => getComputedStyle(e).textOverflow") == "ellipsis"
     assert page.eval_on_selector("#seats li.me .seat-name", "e => e.scrollWidth > e.clientWidth")
+    context.close()
+
+
+MAX_PLAYERS = {"critter-capture": 6, "cube-creatures": 5, "creatures-of-lungo": 6, "crits-creatures": 2}
+# what is yours on each table (your hand, or what stands for it), and where your moves are offered
+YOURS = {"critter-capture": ".cc-decks", "cube-creatures": ".cube-hand", "creatures-of-lungo": ".lg-hand",
+         "crits-creatures": ".cr-board"}
+YOUR_MOVES = ".moves button[data-action], .cube-hand button[data-action], .lg-hand button[data-action], " \
+             ".cc-decks [data-action], .cc-choice [data-action], .cr-tile.cr-can"
+BOXES = """([yours, moves]) => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  return {scrollY: window.scrollY, yours: [...document.querySelectorAll(yours)].map(box),
+          moves: [...document.querySelectorAll(moves)].map(box)};
+}"""
+
+
+@pytest.mark.parametrize("game", list(MAX_PLAYERS))
+def test_at_desktop_size_your_hand_and_moves_are_in_view_at_the_largest_table(browser: playwright_api.Browser,
+                                                                              base_url: str, game: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    players = MAX_PLAYERS[game]
+    new_room(page, base_url, game, ["human"] + ["bot:random"] * (players - 1), "Ada")
+    page.wait_for_selector("#turn.mine", timeout=30000)
+    page.wait_for_selector(YOUR_MOVES)
+    seen = page.evaluate(BOXES, [YOURS[game], YOUR_MOVES])
+    assert seen["scrollY"] == 0 and seen["yours"] and seen["moves"], seen
+    for box in seen["yours"] + seen["moves"]:
+        assert box["top"] >= 0 and box["bottom"] <= DESKTOP["height"], (game, box)
+        assert box["left"] >= 0 and box["right"] <= DESKTOP["width"], (game, box)
+    page.screenshot(path=str(test_browser.ARTIFACTS / f"table-{game}-{players}-desktop.png"))  # the window as seen
+    context.close()
+
+
+PIECES = """() => [...document.querySelectorAll('#board .cr-piece[data-side]')].map(g => ({
+  piece: Number(g.dataset.piece), side: Number(g.dataset.side), label: g.dataset.label,
+  shape: g.firstElementChild.tagName, dashed: getComputedStyle(g.firstElementChild).strokeDasharray !== 'none',
+  king: g.querySelector('.cr-king-mark') !== null, last: g.classList.contains('cr-last'),
+  mark: g.dataset.mark || null}))"""
+# the page's own module drawn on a copy of the view with an attack under way (or declared): the marks it shows
+FIGHT = """async ([code, attacker, target, declared]) => {
+  const view = await (await fetch(`/api/rooms/${code}/view`)).json();
+  const o = view.observation;
+  if (declared) o.declared = [[attacker, target, 1]];
+  else o.combat = {attacker, target, dice: 1, counter: false, stage: 'attack', rolled: [], to_roll: [8],
+                   attack_total: null};
+  const [{render}, {el}] = await Promise.all([import('/games/crits-creatures.js'), import('/js/api.js')]);
+  const board = document.createElement('div');
+  render(board, {view, room: view.room, me: null, act: () => {}, seatName: s => `P${s + 1}`, el});
+  return Object.fromEntries([...board.querySelectorAll('.cr-piece[data-mark]')].map(g =>
+    [g.dataset.mark, [Number(g.dataset.piece), g.querySelector('.cr-badge').textContent]]));
+}"""
+
+
+def test_crits_pieces_are_told_apart_without_colour(browser: playwright_api.Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    code = new_room(page, base_url, "crits-creatures", ["human", "bot:random"], "Ada")
+    page.wait_for_selector("#turn.mine", timeout=30000)
+    page.wait_for_selector(".cr-tile.cr-can")
+    pieces = page.evaluate(PIECES)
+    deploy = page.locator("button[data-action^='deploy ']")  # a card held off the board, named as spelt
+    assert [deploy.nth(i).inner_text() for i in range(deploy.count())] == ["Deploy Wraith"]  # P1's Grave Legion
+    # the side shows in the shape and the border, not only the colour
+    assert {(p["side"], p["shape"], p["dashed"]) for p in pieces} == {(0, "circle", False), (1, "rect", True)}
+    for side in (0, 1):
+        labels = [p["label"] for p in pieces if p["side"] == side]
+        assert len(labels) == len(set(labels)), labels  # duplicates are numbered
+    assert any(p["label"][-1] == "2" for p in pieces), pieces
+    kings = page.evaluate("code => fetch(`/api/rooms/${code}/view`).then(r => r.json())", code)["observation"]["kings"]
+    on_board = {p["piece"] for p in pieces}
+    assert {p["piece"] for p in pieces if p["king"]} == {k for k in kings if k in on_board} != set()  # crown marks
+    # a move: the piece that moved and the two tiles it joined are marked
+    page.locator(".cr-tile.cr-can").first.click()
+    reach = page.locator(".cr-tile.cr-reach[data-action^='move']").first
+    action = str(reach.get_attribute("data-action"))
+    reach.click()
+    _, origin, destination = action.split()
+    page.wait_for_selector(f".cr-tile.cr-last-tile[data-tile='{origin}']")
+    assert page.locator(f".cr-tile.cr-last-tile[data-tile='{destination}']").count() == 1
+    moved = [p for p in page.evaluate(PIECES) if p["last"]]
+    assert len(moved) == 1 and moved[0]["side"] == 0, moved
+    shot(page, "crits-marks-desktop")
+    # the attacker and the defender, while the attack is resolved and while a response is decided
+    mine, theirs = (next(p["piece"] for p in pieces if p["side"] == side) for side in (0, 1))
+    for declared in (False, True):
+        marks = page.evaluate(FIGHT, [code, mine, theirs, declared])
+        assert marks == {"attacker": [mine, "⚔"], "defender": [theirs, "◎"]}, marks
     context.close()

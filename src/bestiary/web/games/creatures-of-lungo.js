@@ -1,7 +1,7 @@
 // Creatures of Lungo's table: your hand and secret goal, the poison and slime face up in front of each
 // player, the battle with its face-down choices and their reveal, the swat pile with a big swat button,
 // and the tokens to grab. Moves sit on the cards and players they concern; the rest below the table.
-import { countdown, moveButton, otherMoves, seatLabel } from "/js/table.js";
+import { countdown, dock, moveButton, otherMoves, seatLabel } from "/js/table.js";
 
 export const handlesActions = true;
 
@@ -120,5 +120,5 @@ export function render(board, ctx) {
     el("div", { class: "lg-header" },
       el("h2", {}, `Turn ${o.turn} of at most ${o.turn_limit}`),
       el("span", { class: "muted" }, `${ctx.seatName(o.active_player)}'s turn: ${PHASE_TEXT[o.phase] ?? o.phase} · draw pile ${o.draw_pile}${top}`)),
-    sections[0], sections[1], otherMoves(ctx, placed), ...sections.slice(2)].filter(Boolean));
+    sections[0], sections[1], ...sections.slice(2, 4), dock(ctx, otherMoves(ctx, placed), sections[4])].filter(Boolean));
 }

@@ -1,7 +1,7 @@
 // Crit's Creatures' table: the board as SVG (your edge at the bottom) with every piece, the crowns and
 // dropped items; a piece's card shows on hover or tap. Selecting a piece highlights the tiles it can
 // reach and the pieces it can attack; tapping one of those moves or attacks. Dice rolls are spelt out.
-import { moveButton, otherMoves, seatLabel } from "/js/table.js";
+import { moveButton, otherMoves, plainWords, seatLabel } from "/js/table.js";
 
 export const handlesActions = true;
 
@@ -40,6 +40,43 @@ function shortName(name) {
   return words.length > 1 ? (words[0][0] + words[1][0]).toUpperCase() : words[0].slice(0, 2);
 }
 
+// Each piece's label: its short name, numbered when its side has more than one of that name ("Gh1", "Gh2").
+function pieceLabels(o) {
+  const bySideAndName = new Map();
+  for (const p of [...o.pieces].sort((a, b) => a.piece - b.piece)) {
+    const key = `${p.side} ${p.name}`;
+    bySideAndName.set(key, [...(bySideAndName.get(key) ?? []), p.piece]);
+  }
+  const labels = new Map();
+  for (const group of bySideAndName.values()) {
+    group.forEach((piece, index) => {
+      const p = o.pieces.find((q) => q.piece === piece);
+      labels.set(piece, shortName(p.name) + (group.length > 1 ? String(index + 1) : ""));
+    });
+  }
+  return labels;
+}
+
+// The last move on the board, from the log: the event log reaches the page a few entries at a time, so the
+// latest move is remembered between updates (a fresh page is sent the whole log).
+let lastMove = null;  // { piece, from, to }
+function noteLastMove(events) {
+  for (const event of events) {
+    const tiles = event.kind === "move" ? / moves ([A-Z]\d+) to ([A-Z]\d+)\.$/.exec(event.text) : null;
+    if (tiles) lastMove = { piece: event.data.piece, from: tiles[1], to: tiles[2] };
+  }
+}
+
+// Who attacks and who defends: the attack being resolved, or those declared while a response is decided.
+function fightMarks(o) {
+  const marks = new Map();
+  for (const [attacker, target] of o.combat ? [[o.combat.attacker, o.combat.target]] : o.declared) {
+    marks.set(attacker, "attacker");
+    marks.set(target, "defender");
+  }
+  return marks;
+}
+
 function diceText(dice) {
   // "(2)D8" is two eight-sided dice
   const match = /^\((\d+)\)D(\d+)$/.exec(dice);
@@ -70,7 +107,8 @@ function pieceCard(o, ctx, p) {
   if (p.turns_left) lines.push(`${p.turns_left} turn(s) left`);
   const king = o.kings.includes(p.piece);
   return el("div", { class: `cr-card ${SIDE_CLASS[p.side]}`, "data-piece": p.piece },
-    el("div", { class: "cr-card-name" }, king ? "♛ " : "", p.name, king ? " · King" : ""),
+    el("div", { class: "cr-card-name" }, king ? "♛ " : "", p.name, p.kind === "item" ? "" : ` (${pieceLabels(o).get(p.piece)})`,
+      king ? " · King" : ""),
     el("div", { class: "muted" }, `${ctx.seatName(p.side)} · ${p.tile ?? p.where}${p.moved ? " · moved this turn" : ""}`),
     el("ul", {}, lines.map((line) => el("li", {}, line))));
 }
@@ -108,7 +146,8 @@ function boardSvg(o, ctx, placed, info) {
   const y = (row) => (flipped ? row - 1 : length - row) * TILE;
   const { onTile, origins } = tileActions(ctx.view.legal_actions, selected, kingTile(o, ctx.me));
   const at = new Map(o.pieces.filter((p) => p.where === "board" || p.where === "dropped").map((p) => [p.tile, p]));
-  const fighting = new Set(o.combat ? [o.combat.attacker, o.combat.target] : []);
+  const marks = fightMarks(o);
+  const pieceNames = pieceLabels(o);
   const crowns = new Map(o.crowns.map((tile, side) => [tile, side]).filter(([tile]) => tile));
   const show = (p) => info.replaceChildren(pieceCard(o, ctx, p));
   const tiles = [];
@@ -119,8 +158,8 @@ function boardSvg(o, ctx, placed, info) {
       const piece = at.get(tile);
       const zone = row <= depth ? " cr-zone1" : row > length - depth ? " cr-zone2" : "";
       const classes = [`cr-tile${zone}`, here?.kind, origins.has(tile) ? "cr-can" : "", tile === selected ? "cr-selected" : "",
-        crowns.has(tile) ? "cr-crown-tile" : "",
-        piece && fighting.has(piece.piece) ? "cr-fight" : ""].filter(Boolean).join(" ");
+        crowns.has(tile) ? "cr-crown-tile" : "", piece && marks.has(piece.piece) ? "cr-fight" : "",
+        lastMove && (tile === lastMove.from || tile === lastMove.to) ? "cr-last-tile" : ""].filter(Boolean).join(" ");
       if (here) placed.add(here.action);
       tiles.push(svg("rect", { x: x(column), y: y(row), width: TILE, height: TILE, class: classes, "data-tile": tile,
         "data-action": here?.action, onclick: () => tap(tile, here, origins, ctx), onmouseenter: piece ? () => show(piece) : null },
@@ -128,15 +167,7 @@ function boardSvg(o, ctx, placed, info) {
       if (crowns.has(tile)) {
         tiles.push(svg("text", { x: x(column) + TILE / 2, y: y(row) + TILE * 0.72, class: "cr-crown", "pointer-events": "none" }, "♛"));
       }
-      if (piece) {
-        const king = o.kings.includes(piece.piece);
-        const item = piece.where === "dropped";
-        tiles.push(svg("g", { class: `cr-piece ${SIDE_CLASS[piece.side]}${king ? " cr-king" : ""}${item ? " cr-item" : ""}`,
-          "pointer-events": "none" },
-        item ? svg("rect", { x: x(column) + 8, y: y(row) + 8, width: TILE - 16, height: TILE - 16, rx: 3 })
-          : svg("circle", { cx: x(column) + TILE / 2, cy: y(row) + TILE / 2, r: TILE / 2 - 3 }),
-        svg("text", { x: x(column) + TILE / 2, y: y(row) + TILE / 2 + 4 }, item ? "i" : (king ? "♛" : shortName(piece.name)))));
-      }
+      if (piece) tiles.push(pieceMark(o, piece, x(column), y(row), pieceNames, marks));
     }
   }
   const labels = [];
@@ -151,6 +182,40 @@ function boardSvg(o, ctx, placed, info) {
     y2: y(flipped ? row + 1 : row), class: "cr-red-line" });
   return svg("svg", { class: "cr-board", viewBox: `0 0 ${(width + 1) * TILE} ${length * TILE + 20}`, role: "img",
     "aria-label": `the ${width} by ${length} board` }, tiles, labels, redLine(depth), redLine(length - depth));
+}
+
+// A piece on its tile. The side shows in its shape and border as well as its colour (P1 a round token with
+// a solid border, P2 a square one with a dashed border); the King wears a crown mark; the attacker, the
+// defender and the piece that moved last carry a badge.
+const BADGES = { attacker: "⚔", defender: "◎" };
+function pieceMark(o, piece, left, top, labels, marks) {
+  const centre = [left + TILE / 2, top + TILE / 2];
+  if (piece.where === "dropped") {
+    const half = TILE / 2 - 7;
+    return svg("g", { class: "cr-piece cr-item", "data-piece": piece.piece, "pointer-events": "none" },
+      svg("polygon", { points: [[0, -half], [half, 0], [0, half], [-half, 0]].map(([dx, dy]) => `${centre[0] + dx},${centre[1] + dy}`).join(" ") }),
+      svg("text", { x: centre[0], y: centre[1] + 4 }, "i"));
+  }
+  const king = o.kings.includes(piece.piece);
+  const mark = marks.get(piece.piece);
+  const last = lastMove?.piece === piece.piece;
+  const label = labels.get(piece.piece);
+  const classes = ["cr-piece", SIDE_CLASS[piece.side], king ? "cr-king" : "", mark ? `cr-${mark}` : "", last ? "cr-last" : ""];
+  return svg("g", { class: classes.filter(Boolean).join(" "), "data-piece": piece.piece, "data-side": piece.side,
+    "data-label": label, "data-mark": mark, "pointer-events": "none" },
+  piece.side === 0 ? svg("circle", { cx: centre[0], cy: centre[1], r: TILE / 2 - 3 })
+    : svg("rect", { x: left + 3, y: top + 3, width: TILE - 6, height: TILE - 6, rx: 4 }),
+  svg("text", { x: centre[0], y: centre[1] + 4, class: label.length > 2 ? "cr-long" : null }, label),
+  king ? svg("text", { x: left + TILE - 5, y: top + 9, class: "cr-king-mark" }, "♛") : null,
+  mark ? svg("text", { x: left + 5, y: top + 9, class: "cr-badge" }, BADGES[mark]) : null,
+  last ? svg("circle", { cx: left + TILE - 5, cy: top + TILE - 5, r: 3, class: "cr-last-dot" }) : null);
+}
+
+// "deploy wraith" reads "Deploy Wraith": the card named as the card list spells it
+function cardWords(o, action) {
+  const deploy = /^deploy (\S+)$/.exec(action);
+  const card = deploy && o.pieces.find((p) => p.where === "reserve" && p.id === deploy[1]);
+  return card ? `Deploy ${card.name}` : plainWords(action);
 }
 
 function tap(tile, here, origins, ctx) {
@@ -216,6 +281,7 @@ function sides(o, ctx) {
 export function render(board, ctx) {
   const { el, view } = ctx;
   const o = view.observation;
+  if (lastDraw?.[1].view !== view) noteLastMove(view.events ?? []);  // a redraw on a selection brings no news
   lastDraw = [board, ctx];
   const placed = new Set();
   if (selected && !tileActions(view.legal_actions, null, kingTile(o, ctx.me)).origins.has(selected)) selected = null;
@@ -240,16 +306,17 @@ export function render(board, ctx) {
     : PHASE_HINTS[o.phase];
   const over = o.phase === "over"
     ? el("p", { class: "cr-final" }, `Game over: ${o.winner === null ? "a draw" : `${ctx.seatName(o.winner)} wins`} (${o.reason}).`) : null;
-  board.append(...[
+  board.append(el("div", { class: "cr-layout" }, ...[
     el("div", { class: "cr-header" },
       el("h2", {}, `Turn ${Math.min(o.turn, o.turn_limit)} of ${o.turn_limit}`),
       o.phase === "over" ? null : el("span", { class: "muted" },
         `${ctx.seatName(o.player)} to play · ${o.moves_made} of 5 moves made${o.attacked ? " · attacked" : ""}`)),
     over,
     hint && o.to_act.includes(ctx.me) ? el("p", { class: "cr-hint" }, hint) : null,
-    otherMoves(ctx, placed),
-    el("div", { class: "cr-layout" }, el("div", { class: "cr-board-wrap" }, boardImage),
-      el("div", {}, info, combat(o, ctx), sides(o, ctx),
-        el("p", { class: "muted cr-legend" }, "♛ on a tile: a fallen crown · i: a dropped item · red lines: the start zones. ",
-          "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown.")))].filter(Boolean));
+    otherMoves(ctx, placed, "Your moves", (action) => cardWords(o, action)),
+    el("div", { class: "cr-board-wrap" }, boardImage),
+    el("div", { class: "cr-aside" }, info, combat(o, ctx), sides(o, ctx),
+        el("p", { class: "muted cr-legend" }, "● round, solid border: P1 · ■ square, dashed border: P2 · ♛ in a corner: the King, on a tile: a fallen crown · ",
+          "⚔ the attacker · ◎ the defender · a dot and outlined tiles: the last move · i: a dropped item · red lines: the start zones. ",
+          "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown."))].filter(Boolean)));
 }

@@ -1,7 +1,7 @@
 // Cube Creatures' table: each battlefield (Guard first) with health, upgrades and used powers, the
 // victory piles, the attack under way with its die, reaction prompts with their countdown, and your
 // hand. Moves sit on the cards they concern; the rest (end turn, pass) below the table.
-import { countdown, moveButton, otherMoves, seatLabel } from "/js/table.js";
+import { countdown, dock, moveButton, otherMoves, seatLabel } from "/js/table.js";
 
 export const handlesActions = true;
 
@@ -145,7 +145,6 @@ export function render(board, ctx) {
       el("h2", {}, o.turn ? `Turn ${o.turn} of at most ${o.turn_limit}` : "Setting up"),
       el("span", { class: "muted" }, `First to ${o.win_at} defeated creatures wins · deck ${o.deck} · discard ${o.discard.length}${top}`)),
     prompt,
-    otherMoves(ctx, placed),
     ...fields,
-    hand].filter(Boolean));
+    dock(ctx, otherMoves(ctx, placed), hand)].filter(Boolean));
 }

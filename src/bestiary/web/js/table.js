@@ -7,11 +7,18 @@ export function moveButton(ctx, placed, action, label, cls = "") {
     onclick: () => ctx.act(action) }, label);
 }
 
-export function otherMoves(ctx, placed, heading = "Your moves") {
+export function otherMoves(ctx, placed, heading = "Your moves", words = plainWords) {
   const rest = ctx.view.legal_actions.filter((action) => !placed.has(action));
   if (!rest.length) return null;
   return ctx.el("div", { class: "moves" }, ctx.el("h3", {}, heading),
-    ctx.el("div", { class: "actions" }, rest.map((action) => moveButton(ctx, placed, action, plainWords(action)))));
+    ctx.el("div", { class: "actions" }, rest.map((action) => moveButton(ctx, placed, action, words(action)))));
+}
+
+// Your moves and your hand, kept together: at desktop width they stay in view at the foot of the window
+// however many opponents sit above them (style.css).
+export function dock(ctx, ...parts) {
+  const present = parts.filter(Boolean);
+  return present.length ? ctx.el("div", { class: "dock" }, present) : null;
 }
 
 // A button's words from an action's text: "end turn" reads "End turn"; the exact text stays its title.
