@@ -132,8 +132,11 @@ class LiveCluster:
 
     def start_worker(self, port: int) -> None:
         log = self.tmp_path / f"worker-{port}.log"
+        # as LiveServer: bots answer at once, races and windows too, and the scripts make every pass themselves
         command = [*BESTIARY, "serve", "--port", str(port), "--database-url", self.url,
-                   "--cluster", "--bot-delay", "0", "--disconnect-grace", "0", "--message-rate", "1000000",
+                   "--cluster", "--bot-delay", "0", "--reaction-scale", "0", "--no-automatic-passes",
+                   "--disconnect-grace", "0",
+                   "--message-rate", "1000000",
                    "--message-burst", "1000000", "--waiting-rooms-per-address", "1000000", "--log-level", "warning"]
         with open(log, "ab") as out:
             self.workers[port] = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)

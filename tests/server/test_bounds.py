@@ -165,7 +165,8 @@ def test_a_waiting_room_with_nobody_connected_expires(server: Server, sqlite_url
 
 # -- the lobby -------------------------------------------------------------------------------------
 def test_the_lobby_is_paginated_oldest_first(client: TestClient) -> None:
-    codes = [create_room(client, "critter-capture", options={"players": 2})["code"] for _ in range(7)]
+    codes = [create_room(client, "critter-capture", options={"players": 2}, public=True)["code"] for _ in range(7)]
+    create_room(client, "critter-capture", options={"players": 2})  # private: never listed
     pages = [[room["code"] for room in client.get("/api/rooms", params={"offset": offset, "limit": 3}).json()]
              for offset in (0, 3, 6)]
     assert pages == [codes[:3], codes[3:6], codes[6:]]
@@ -177,7 +178,7 @@ def test_the_lobby_is_paginated_oldest_first(client: TestClient) -> None:
 def test_a_lobby_page_holds_at_most_fifty_rooms_unless_asked(server: Server, sqlite_url: str) -> None:
     with server(sqlite_url, bounded(waiting_rooms_per_address=60)) as client:
         for _ in range(55):
-            create_room(client, "critter-capture", options={"players": 2})
+            create_room(client, "critter-capture", options={"players": 2}, public=True)
         assert len(client.get("/api/rooms").json()) == 50
         assert len(client.get("/api/rooms", params={"offset": 50}).json()) == 5
 

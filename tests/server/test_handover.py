@@ -15,7 +15,7 @@ from bestiary.server.workers import worker_arguments
 from tests.server.conftest import POSTGRES_ENV, postgres_url
 
 WORKER = Settings(bot_delay=0.0, reaction_scale=0.0, cluster=True)
-TWO = protocol.CreateRoom(game="critter-capture", options={"players": 2})
+TWO = protocol.CreateRoom(game="critter-capture", options={"players": 2}, public=True)
 
 
 @pytest.fixture

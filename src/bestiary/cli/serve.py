@@ -18,6 +18,12 @@ def serve(
     ] = None,
     data_dir: Annotated[Path, typer.Option(help="where the SQLite database lives")] = DEFAULT_DATA,
     bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before an ordinary move")] = 0.5,
+    reaction_scale: Annotated[float, typer.Option(
+        help="multiplies the time a bot takes to answer a race or a response window, and an automatic pass "
+             "(0: at once)", min=0.0)] = 1.0,
+    automatic_passes: Annotated[bool, typer.Option(
+        help="a person's seat that can only pass a response window passes by itself, after a delay drawn like a "
+             "computer's answer, so a window tells nobody who holds an answer")] = True,
     disconnect_grace: Annotated[float, typer.Option(
         help="seconds a disconnected player's seat is held before a bot takes it over (0: hold it for ever)")
     ] = 120.0,
@@ -87,7 +93,8 @@ def serve(
     except ValueError as error:
         typer.echo(f"error: --option-range: {error}", err=True)
         raise typer.Exit(2) from None
-    settings = Settings(bot_delay=bot_delay, disconnect_grace=disconnect_grace or None,
+    settings = Settings(bot_delay=bot_delay, reaction_scale=reaction_scale, automatic_passes=automatic_passes,
+                        disconnect_grace=disconnect_grace or None,
                         max_message_bytes=max_message_bytes, message_rate=message_rate, message_burst=message_burst,
                         max_strikes=max_strikes, max_body_bytes=max_body_bytes,
                         finished_room_seconds=finished_room_seconds, option_ranges=ranges, games_kept=games_kept,

@@ -45,7 +45,7 @@ class JoinSeat(Strict):
 
 class MoveRequest(Strict):
     action: str = Field(min_length=1, max_length=MAX_ACTION)
-    version: int = Field(ge=0, description="the state version the move was chosen against")
+    version: int = Field(ge=0, strict=True, description="the state version the move was chosen against")
 
 
 class SeatInfo(BaseModel):
@@ -140,7 +140,7 @@ class Hello(Strict):
 class Move(Strict):
     type: Literal["move"]
     action: str = Field(min_length=1, max_length=MAX_ACTION)
-    version: int = Field(ge=0)
+    version: int = Field(ge=0, strict=True)  # a JSON integer, never a numeric string
     ref: str | None = Field(default=None, max_length=64, description="echoed in the answer")
 
 
