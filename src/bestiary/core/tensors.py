@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -33,3 +35,21 @@ def layout_bounds(layout: Layout, high: Mapping[str, float] | None = None,
     for name, view in split_layout(layout, highs).items():
         view[:] = (high or {}).get(name, 1.0)
     return lows, highs
+
+
+GameT = TypeVar("GameT")
+TablesT = TypeVar("TablesT")
+
+
+def per_game(build: Callable[[GameT], TablesT]) -> Callable[[GameT], TablesT]:
+    """`build(game)` made once for each game and kept while the game lives (a Game never changes), e.g. the
+    precomputed tables a fast observation tensor reads."""
+    made: weakref.WeakKeyDictionary[Any, TablesT] = weakref.WeakKeyDictionary()
+
+    def get(game: GameT) -> TablesT:
+        found = made.get(game)
+        if found is None:
+            found = made[game] = build(game)
+        return found
+
+    return get

@@ -11,13 +11,12 @@ pieces, board.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, per_game, split_layout
 from bestiary.games.crits import rules
 
 if TYPE_CHECKING:
@@ -205,14 +204,7 @@ class Tables:
         self.slots = tuple((np.arange(pieces) + viewer * per_side) % pieces for viewer in range(2))
 
 
-_TABLES: weakref.WeakKeyDictionary[CritsCreatures, Tables] = weakref.WeakKeyDictionary()
-
-
-def tables(game: CritsCreatures) -> Tables:
-    found = _TABLES.get(game)
-    if found is None:
-        found = _TABLES[game] = Tables(game)
-    return found
+tables = per_game(Tables)
 
 
 def observe(state: CritsState, viewer: int) -> np.ndarray:

@@ -11,13 +11,12 @@ phase, progress, seat roles, attributes, face-down colour, deck sizes, card plac
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, per_game, split_layout
 from bestiary.games.critters import rules
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
 
@@ -128,14 +127,7 @@ class Tables:
         self.size = [value[1] / most for value in game.values]
 
 
-_TABLES: weakref.WeakKeyDictionary[CritterCapture, Tables] = weakref.WeakKeyDictionary()
-
-
-def tables(game: CritterCapture) -> Tables:
-    found = _TABLES.get(game)
-    if found is None:
-        found = _TABLES[game] = Tables(game)
-    return found
+tables = per_game(Tables)
 
 
 def observe(state: CritterState, viewer: int) -> np.ndarray:

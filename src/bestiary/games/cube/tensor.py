@@ -11,13 +11,12 @@ window, last roll, card places, creature stats.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, per_game, split_layout
 from bestiary.games.cube import flow, rules
 from bestiary.games.cube.rules import NO_CARD
 
@@ -174,14 +173,7 @@ class Tables:
         self.win_at = float(game.options.win_at)
 
 
-_TABLES: weakref.WeakKeyDictionary[CubeCreatures, Tables] = weakref.WeakKeyDictionary()
-
-
-def tables(game: CubeCreatures) -> Tables:
-    found = _TABLES.get(game)
-    if found is None:
-        found = _TABLES[game] = Tables(game)
-    return found
+tables = per_game(Tables)
 
 
 def observe(state: CubeState, viewer: int) -> np.ndarray:

@@ -10,13 +10,12 @@ phase, progress, goal, seat roles, seat numbers, card places.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_shape, split_layout
+from bestiary.core.tensors import layout_bounds, layout_shape, per_game, split_layout
 from bestiary.games.lungo import rules
 
 if TYPE_CHECKING:
@@ -144,14 +143,7 @@ class Tables:
         self.chosen = len(SHARED_CARD_PLACES) + players
 
 
-_TABLES: weakref.WeakKeyDictionary[CreaturesOfLungo, Tables] = weakref.WeakKeyDictionary()
-
-
-def tables(game: CreaturesOfLungo) -> Tables:
-    found = _TABLES.get(game)
-    if found is None:
-        found = _TABLES[game] = Tables(game)
-    return found
+tables = per_game(Tables)
 
 
 def observe(state: LungoState, viewer: int) -> np.ndarray:
