@@ -32,7 +32,8 @@ UNLIMITED = Settings(bot_delay=3600.0, reaction_scale=1e4, disconnect_grace=None
 WINDOW_SECONDS = 600.0
 ERROR_CODES = {"illegal", "bad-room", "bad-seats", "bad-token", "spectator", "no-room", "no-seat", "no-step", "stale",
                "not-your-turn", "not-started", "finished", "seat-taken", "bad-request", "bad-message", "too-large",
-               "rate-limited", "not-found", "bad-method", "cannot-load", "too-many-rooms", "busy"}
+               "rate-limited", "not-found", "bad-method", "cannot-load", "too-many-rooms", "busy", "not-finished",
+               "not-away", "computer-seat"}
 
 
 @dataclass
