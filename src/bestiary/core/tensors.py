@@ -15,6 +15,16 @@ def layout_shape(layout: Layout) -> tuple[int, ...]:
     return (sum(size for _, size in layout),)
 
 
+def layout_offsets(layout: Layout) -> dict[str, int]:
+    """Where each field of a tensor starts."""
+    offsets: dict[str, int] = {}
+    start = 0
+    for name, size in layout:
+        offsets[name] = start
+        start += size
+    return offsets
+
+
 def split_layout(layout: Layout, values: np.ndarray) -> dict[str, np.ndarray]:
     """Views of a tensor's fields by name (writing to a view writes to the tensor)."""
     fields: dict[str, np.ndarray] = {}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_shape, per_game, split_layout
+from bestiary.core.tensors import layout_bounds, layout_offsets, layout_shape, per_game, split_layout
 from bestiary.games.crits import rules
 
 if TYPE_CHECKING:
@@ -166,11 +166,7 @@ class Tables:
         self.tiles = game.tiles
         self.width = width = piece_width(game)
         self.length = layout_shape(field_sizes(game))[0]
-        at, start = {}, 0
-        for name, size in field_sizes(game):
-            at[name] = start
-            start += size
-        self.at = at
+        self.at = at = layout_offsets(field_sizes(game))
         self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
         self.stat = {name: k for k, name in enumerate(PIECE_STATS)}
         self.where_at = len(PIECE_STATS)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_shape, per_game, split_layout
+from bestiary.core.tensors import layout_bounds, layout_offsets, layout_shape, per_game, split_layout
 from bestiary.games.critters import rules
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
 
@@ -104,10 +104,7 @@ class Tables:
         players, cards = game.num_players, len(game.cards)
         self.players = players
         self.length = tensor_shape(game)[0]
-        at, start = {}, 0
-        for name, size in field_sizes(game):
-            at[name] = start
-            start += size
+        at = layout_offsets(field_sizes(game))
         self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
         self.progress = at["progress"]
         self.roles = at["seat_roles"]

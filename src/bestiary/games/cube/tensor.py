@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_shape, per_game, split_layout
+from bestiary.core.tensors import layout_bounds, layout_offsets, layout_shape, per_game, split_layout
 from bestiary.games.cube import flow, rules
 from bestiary.games.cube.rules import NO_CARD
 
@@ -152,11 +152,7 @@ class Tables:
         self.players = players = game.num_players
         self.cards = cards = card_count(game)
         self.zeros = np.zeros(tensor_shape(game), np.float32)
-        at, start = {}, 0
-        for name, size in field_sizes(game):
-            at[name] = start
-            start += size
-        self.at = at
+        self.at = at = layout_offsets(field_sizes(game))
         self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
         # The state keeps the turn's parts as bits in the order of state.PARTS, which TURN_PARTS follows.
         self.part_bits = [(1 << bit, at["turn_parts"] + bit) for bit in range(len(TURN_PARTS))]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_shape, per_game, split_layout
+from bestiary.core.tensors import layout_bounds, layout_offsets, layout_shape, per_game, split_layout
 from bestiary.games.lungo import rules
 
 if TYPE_CHECKING:
@@ -130,11 +130,7 @@ class Tables:
         self.players = players = game.num_players
         self.cards = cards = card_count(game)
         self.zeros = np.zeros(tensor_shape(game), np.float32)
-        at, start = {}, 0
-        for name, size in field_sizes(game):
-            at[name] = start
-            start += size
-        self.at = at
+        self.at = at = layout_offsets(field_sizes(game))
         self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
         self.goal = [at["goal"] + game.goal_index[game.goal_view(g)["id"]] for g in range(len(game.goal_cards))]
         self.places = slice(at["card_places"], at["card_places"] + cards * (len(SHARED_CARD_PLACES) + 2 * players))
