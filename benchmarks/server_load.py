@@ -148,6 +148,8 @@ def main() -> None:
         if profile is not None:
             print("\nserver profile, top 25 by own time:")
             pstats.Stats(str(profile)).sort_stats("tottime").print_stats(25)
+            print("\nserver profile, top 40 by cumulative time:")
+            pstats.Stats(str(profile)).sort_stats("cumulative").print_stats(40)
 
 
 def report(load: Load, url: str, elapsed: float, baseline: int, settled_rss: int) -> None:
