@@ -347,6 +347,9 @@ T = TypeVar("T")
 Chain: TypeAlias = tuple["Chain[T]", T] | None
 
 
+EventMark: TypeAlias = object  # a link of a state's event log, handed out by State.events_after
+
+
 def chain(items: Iterable[T]) -> Chain[T]:
     """An append-only log as nested (earlier, newest) pairs: appending and sharing cost O(1)."""
     out: Chain[T] = None
@@ -568,20 +571,45 @@ class State(ABC):
         """How many actions (chance outcomes included) have been applied: `len(history())`, without building it."""
         return self._played
 
+    def history_since(self, start: int) -> list[tuple[int, Action]]:
+        """`history()[start:]` for `start` ≥ 0, walking back over those actions alone."""
+        items = []
+        log = self._history
+        for _ in range(self._played - start):
+            log, item = log  # type: ignore[misc]
+            items.append(item)
+        items.reverse()
+        return items
+
     def events(self, player: int | None = None) -> list[Event]:
         """The event log as `player` may see it (None: a spectator)."""
         return [event for event in self.all_events() if event.visible_to(player)]
 
     def all_events(self) -> list[Event]:
         """The whole event log, private events included: for the referee, never for a player."""
-        nodes = []  # the log's chain links, newest first
+        events = self._events_after(None)
+        assert events is not None
+        return events
+
+    def events_after(self, mark: EventMark) -> tuple[list[Event] | None, EventMark]:
+        """The events logged since `mark` (private ones included), and the mark to ask with next time: a
+        reader that follows a game reads each event once. Start with `mark=None`. The list is None when `mark`
+        is not in this state's log (another game's, or a later position's): start again from None."""
+        events = self._events_after(mark)
+        return events, self._events
+
+    def _events_after(self, mark: EventMark) -> list[Event] | None:
+        nodes = []  # the log's chain links after `mark`, newest first
         log = self._events
-        while log is not None:
+        while log is not mark:
+            if log is None:
+                return None
             nodes.append(log)
             log = log[0]
         nodes.reverse()
         events = [entry if isinstance(entry, Event) else entry[0](*entry[1]) for _, entry in nodes]
-        # Keep what was rendered: the links from the oldest deferred entry up are rebuilt with its events.
+        # Keep what was rendered: the links from the oldest deferred entry up are rebuilt with its events, so a
+        # mark handed out (always a rendered link) stays in the log.
         first = next((i for i, (_, entry) in enumerate(nodes) if not isinstance(entry, Event)), None)
         if first is not None:
             log = nodes[first][0]

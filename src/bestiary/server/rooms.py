@@ -24,7 +24,7 @@ from typing import Any, Literal, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent, pacing
-from bestiary.core.api import CHANCE, Game, State
+from bestiary.core.api import CHANCE, Event, EventMark, Game, State
 from bestiary.core.chance import sample_chance
 from bestiary.core.errors import BestiaryError
 from bestiary.core.registry import game_class, list_games, load_game
@@ -83,6 +83,34 @@ class OpenWindow:
     deadline: float  # event-loop time
 
 
+class SeenLog:
+    """The room's event log as the game goes, each event read from the state once, and each audience's
+    share of it (a seat's, the spectators'): a view sends the new part of its share without reading the
+    whole log again."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.events: list[Event] = []
+        self.mark: EventMark = None
+        self.shares: dict[int | None, list[Event]] = {}
+        self.scanned: dict[int | None, int] = {}  # how much of `events` each share has been drawn from
+
+    def share(self, state: State, seat: int | None) -> list[Event]:
+        new, mark = state.events_after(self.mark)
+        if new is None:  # another game, or an earlier position: read it afresh
+            self.reset()
+            new, mark = state.events_after(None)
+            assert new is not None
+        self.events.extend(new)
+        self.mark = mark
+        share = self.shares.setdefault(seat, [])
+        share.extend(event for event in self.events[self.scanned.get(seat, 0):] if event.visible_to(seat))
+        self.scanned[seat] = len(self.events)
+        return share
+
+
 HANG_UP: dict[str, Any] = {}  # put in an outbox after its last message: the writer stops there
 
 
@@ -127,6 +155,7 @@ class Room:
         self.game = game
         self.seed = seed
         self.state: State = game.new_initial_state(seed=seed)
+        self.seen = SeenLog()
         self.seats = seats
         self.window_seconds = window_seconds
         self.turn_seconds = turn_seconds
@@ -151,7 +180,7 @@ class Room:
     # -- what anyone may see ------------------------------------------------------------------------
     @property
     def version(self) -> int:
-        return len(self.state.history())
+        return self.state.history_length()
 
     def info(self) -> protocol.RoomInfo:
         return protocol.RoomInfo(
@@ -166,7 +195,7 @@ class Room:
         to_act = state.players_to_act() if self.status == "playing" else []
         playing = seat is not None and seat in to_act and self.seats[seat].kind == "human"  # not a computer's
         legal = [str(a) for a in state.legal_actions(seat)] if playing else []
-        events = state.events(seat)
+        events = self.seen.share(state, seat)
         window = None
         loop = asyncio.get_running_loop()
         if self.window is not None:
@@ -332,7 +361,7 @@ class Room:
                 candidate.apply_action(text, player=seat)
             except BestiaryError as error:
                 raise ServerError("illegal", str(error)) from None
-            made = [(self.version, seat, str(candidate.history()[-1][1]))]
+            made = [(self.version, seat, str(candidate.history_since(self.version)[0][1]))]
             await self.commit_state(candidate, made)
             return self.version
 
@@ -348,7 +377,7 @@ class Room:
             # replay); in a race the first move other than a pass has closed it.
             window = self.window
             if (window is None or not window.opened_at_version <= version <= self.version or seat not in to_act
-                    or any(player == seat for player, _ in self.state.history()[version:])):
+                    or any(player == seat for player, _ in self.state.history_since(version))):
                 raise ServerError("stale", f"the game has moved on (your move was chosen at version {version}, "
                                            f"it is now {self.version}): look again and choose anew", 409)
         if seat not in to_act:
@@ -360,7 +389,7 @@ class Room:
         """Play the chance outcomes that follow, store every new move with the room's new status and window in
         one transaction, then adopt the new state."""
         while candidate.is_chance_node():
-            made.append((len(candidate.history()), CHANCE, str(sample_chance(candidate, self.rng))))
+            made.append((candidate.history_length(), CHANCE, str(sample_chance(candidate, self.rng))))
             candidate.apply_action(made[-1][2])
         values = {"status": self.status, "result": self.result, **(room_values or {})}
         if candidate.is_terminal():
@@ -412,7 +441,7 @@ class Room:
         window = self.window
         if (window is None or window.kind != kind or not players <= window.players
                 or (kind == "race" and not still_racing(state, window, players))):
-            window = OpenWindow(kind, players, len(state.history()),  # type: ignore[arg-type]
+            window = OpenWindow(kind, players, state.history_length(),  # type: ignore[arg-type]
                                 asyncio.get_running_loop().time() + self.window_seconds)
         return window
 
@@ -426,7 +455,7 @@ class Room:
             kind = self.state.decision_kind()
             if kind in WINDOW_KINDS:
                 left = (as_utc(closes_at) - now()).total_seconds()
-                answered = {player for player, _ in self.state.history()[opened_at:]}
+                answered = {player for player, _ in self.state.history_since(opened_at)}
                 self.window = OpenWindow(kind, frozenset(self.state.players_to_act()) | answered,  # type: ignore[arg-type]
                                          opened_at, asyncio.get_running_loop().time() + max(0.0, left))
                 return
@@ -537,7 +566,7 @@ class Room:
         made = []
         for player in candidate.players_to_act():
             if player in candidate.players_to_act() and any(str(a) == PASS for a in candidate.legal_actions(player)):
-                made.append((len(candidate.history()), player, PASS))
+                made.append((candidate.history_length(), player, PASS))
                 candidate.apply_action(PASS, player=player)
         if made:
             await self.commit_state(candidate, made)
@@ -589,7 +618,7 @@ def still_racing(state: State, window: OpenWindow, players: frozenset[int]) -> b
     """Whether the race `window` goes on in `state`: every move since it opened is a pass by one of its
     players, and the players still listed are exactly those who have not passed (once all have, the next
     race is another)."""
-    moves = state.history()[window.opened_at_version:]
+    moves = state.history_since(window.opened_at_version)
     passed = {player for player, action in moves}
     return (all(player in window.players and str(action) == PASS for player, action in moves)
             and players == window.players - passed)
