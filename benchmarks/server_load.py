@@ -142,9 +142,16 @@ def main() -> None:
         with server:
             baseline = server.rss_bytes()
             load = Load(server, args)
+            pids = [p.pid for p in server.workers.values()] if args.workers else [server.process.pid]
+            server_cpu, own_cpu = cpu_seconds(pids), time.process_time()
             elapsed = asyncio.run(load.run())
+            server_cpu, own_cpu = cpu_seconds(pids) - server_cpu, time.process_time() - own_cpu
             settled_rss = server.rss_bytes()
-        report(load, url, elapsed, baseline, settled_rss)
+        stored = report(load, url, elapsed, baseline, settled_rss)
+        # CPU time, unlike latency, barely moves with what else the machine runs: it compares runs on a busy one
+        print(f"CPU: server {server_cpu:.1f} s ({server_cpu / elapsed:.0%} of a core; "
+              f"{1000 * server_cpu / max(1, stored):.2f} ms a move stored), load script {own_cpu:.1f} s "
+              f"({own_cpu / elapsed:.0%} of a core)")
         if profile is not None:
             print("\nserver profile, top 25 by own time:")
             pstats.Stats(str(profile)).sort_stats("tottime").print_stats(25)
@@ -152,7 +159,18 @@ def main() -> None:
             pstats.Stats(str(profile)).sort_stats("cumulative").print_stats(40)
 
 
-def report(load: Load, url: str, elapsed: float, baseline: int, settled_rss: int) -> None:
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes have used (children of theirs that were waited for included)."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def report(load: Load, url: str, elapsed: float, baseline: int, settled_rss: int) -> int:
+    """Prints what the load did; returns how many moves were stored."""
     scripts = load.scripts
     sent = [s for script in scripts for s in script.sent]
     accepted = [s for s in sent if s.outcome == "accepted"]
@@ -185,6 +203,7 @@ def report(load: Load, url: str, elapsed: float, baseline: int, settled_rss: int
     print(f"lost or duplicated moves: {len(problems)}")
     for problem in problems[:20]:
         print("  " + problem)
+    return stored
 
 
 if __name__ == "__main__":
