@@ -37,6 +37,16 @@ def dice_text(dice: Sequence[int]) -> str:
     return f"({len(dice)})D{dice[0]}" if dice else "NA"
 
 
+def piece_face(card: CritsCard) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a piece's view shows of its card, which never changes: the fields before and after where it is."""
+    head = {"id": card.id, "name": card.name, "kind": card.kind}
+    if card.kind == "item":
+        return head, {"type": card.type, "item_def": card.item_def, "attack_bonus": card.attack_bonus,
+                      "defence_bonus": card.defence_bonus}
+    return head, {"type": card.type, "move": card.move, "attack": dice_text(card.attack_dice),
+                  "defence": dice_text(card.defence_dice), "range": card.range, "royal": card.royal}
+
+
 class CritsCard(CardModel):
     """One card: a Titan, a creature or an item, with its stats and effects."""
 

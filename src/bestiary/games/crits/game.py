@@ -19,7 +19,7 @@ from bestiary.core.registry import register_game
 from bestiary.games.crits import tensor, view
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
 from bestiary.games.crits.armies import Army, ArmyError, preset_names, read_army
-from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards
+from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards, piece_face
 from bestiary.games.crits.effects import ACTIVATED, EFFECTS
 from bestiary.games.crits.heuristic import CritsHeuristic
 from bestiary.games.crits.state import CritsState
@@ -106,6 +106,7 @@ class CritsCreatures(Game):
             next((e for k, e in fx.items() if k in ACTIVATED), None) for fx in self.effects)
         self.swift = tuple(fx.get("swift") for fx in self.effects)
         self.seat_names = tuple(tuple(f"P{side + 1} {c.name}" for c in cards) for side in range(2))
+        self.piece_faces = tuple(piece_face(c) for c in cards)
         self.split_second_cards = {kind: [i for i, c in enumerate(cards) if c.kind == kind
                                           and "split-second" in self.effects[i]]
                                    for kind in ("titan", "creature", "item")}

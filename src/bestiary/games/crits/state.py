@@ -20,7 +20,6 @@ from bestiary.core.errors import StateFormatError
 from bestiary.core.state_format import integer, pick
 from bestiary.games.crits import rules, tensor
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
-from bestiary.games.crits.cards import dice_text
 from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE
 
 if TYPE_CHECKING:
@@ -491,21 +490,16 @@ class CritsState(State):
 
     # -- what players see ------------------------------------------------------------------------
     def piece_view(self, piece: int) -> JSON:
-        game = self.game
-        card = game.cards[self.card[piece]]
-        out: JSON = {"piece": piece, "side": self.side[piece], "id": card.id, "name": card.name, "kind": card.kind,
-                     "where": PLACES[self.where[piece]],
-                     "tile": self.tile_name(self.pos[piece]) if self.pos[piece] >= 0 else None}
-        if card.kind == "item":
-            out.update(type=card.type, item_def=card.item_def, attack_bonus=card.attack_bonus,
-                       defence_bonus=card.defence_bonus,
-                       holder=self.holder[piece] if self.holder[piece] >= 0 else None)
+        card = self.card[piece]
+        head, tail = self.game.piece_faces[card]
+        out: JSON = {"piece": piece, "side": self.side[piece], **head, "where": PLACES[self.where[piece]],
+                     "tile": self.tile_name(self.pos[piece]) if self.pos[piece] >= 0 else None, **tail}
+        if self.game.kind[card] == "item":
+            out["holder"] = self.holder[piece] if self.holder[piece] >= 0 else None
         else:
-            out.update(type=card.type, move=card.move, attack=dice_text(card.attack_dice),
-                       defence=dice_text(card.defence_dice), range=card.range, royal=card.royal,
-                       item=self.held[piece] if self.held[piece] >= 0 else None,
-                       moved=bool(self.moved >> piece & 1) if self.side[piece] == self.player else False)
-        out["effects"] = [dict(e) for e in card.effects]
+            out["item"] = self.held[piece] if self.held[piece] >= 0 else None
+            out["moved"] = bool(self.moved >> piece & 1) if self.side[piece] == self.player else False
+        out["effects"] = [dict(e) for e in self.game.cards[card].effects]
         out["used"] = self.used[piece]
         if self.lasts[piece]:
             out["turns_left"] = self.lasts[piece]
