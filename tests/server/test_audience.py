@@ -24,9 +24,9 @@ def test_one_view_per_audience_and_every_connection_gets_its_own(tmp_path: Path)
         made = room.view
         calls = []
 
-        def counted(seat: int | None, events_from: int = 0) -> protocol.View:
+        def counted(seat: int | None, events_from: int = 0, info: protocol.RoomInfo | None = None) -> protocol.View:
             calls.append(seat)
-            return made(seat, events_from)
+            return made(seat, events_from, info)
 
         room.view = counted  # type: ignore[method-assign]
         mover = room.state.players_to_act()[0]

@@ -156,6 +156,7 @@ class Room:
         self.seed = seed
         self.state: State = game.new_initial_state(seed=seed)
         self.seen = SeenLog()
+        self.options = game.options_dict()  # as RoomInfo shows them; the game's options never change
         self.seats = seats
         self.window_seconds = window_seconds
         self.turn_seconds = turn_seconds
@@ -185,12 +186,14 @@ class Room:
     def info(self) -> protocol.RoomInfo:
         return protocol.RoomInfo(
             code=self.code, game=self.game.info.name, title=self.game.info.title,
-            options=self.game.options_dict(), status=self.status,  # type: ignore[arg-type]
+            options=self.options, status=self.status,  # type: ignore[arg-type]
             seats=[self.presence.seat_info(s.seat) for s in self.seats], window_seconds=self.window_seconds,
             turn_seconds=self.turn_seconds, version=self.version,
             result=self.result, rematch=self.rematch, public=self.public)
 
-    def view(self, seat: int | None, events_from: int = 0) -> protocol.View:
+    def view(self, seat: int | None, events_from: int = 0, info: protocol.RoomInfo | None = None) -> protocol.View:
+        """What `seat` (None: a spectator) may see, with its events from `events_from` on; `info`: the room's, if
+        already made for this broadcast."""
         state = self.state
         to_act = state.players_to_act() if self.status == "playing" else []
         playing = seat is not None and seat in to_act and self.seats[seat].kind == "human"  # not a computer's
@@ -203,7 +206,7 @@ class Room:
                                      opened_at_version=self.window.opened_at_version, seconds=self.window_seconds,
                                      closes_in=max(0.0, self.window.deadline - loop.time()))
         return protocol.View(
-            room=self.info(), seat=seat, version=self.version,
+            room=info or self.info(), seat=seat, version=self.version,
             decision_kind=state.decision_kind() if self.status == "playing" else self.status,
             to_act=to_act, legal_actions=legal, observation=state.observation(seat),
             events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data)) for e in events[events_from:]],
@@ -573,11 +576,13 @@ class Room:
 
     def broadcast(self) -> None:
         made: dict[tuple[int | None, int], tuple[str, int]] = {}  # one view for every connection of an audience
+        info = self.info() if self.connections else None  # and the room's part of it once for all
         for connection in self.connections:
-            self.send_view(connection, "state", made)
+            self.send_view(connection, "state", made, info)
 
     def send_view(self, connection: Connection, kind: Literal["welcome", "state"],
-                  made: dict[tuple[int | None, int], tuple[str, int]] | None = None) -> None:
+                  made: dict[tuple[int | None, int], tuple[str, int]] | None = None,
+                  info: protocol.RoomInfo | None = None) -> None:
         """The connection's view, made once per audience (its seat, or spectators) and event count, and turned
         into JSON by pydantic's own serialiser (docs/reliability.md: five times json.dumps on a Crit's view)."""
         audience = (connection.seat, connection.events_seen)
@@ -585,7 +590,7 @@ class Room:
             text, connection.events_seen = made[audience]
             connection.outbox.put_nowait(text)
             return
-        view = self.view(connection.seat, connection.events_seen)
+        view = self.view(connection.seat, connection.events_seen, info)
         connection.events_seen = view.events_from + len(view.events)
         message = (protocol.Welcome(seat=connection.seat, view=view) if kind == "welcome"
                    else protocol.StateMessage(view=view))
