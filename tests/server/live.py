@@ -10,7 +10,6 @@ their messages, BOT_PROCESSES how many processes search bots think in.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import socket
@@ -222,7 +221,7 @@ def serve(database_url: str, fd: int, bot_delay: float, deflate: bool, bot_proce
                                            ws_per_message_deflate=deflate))
     # uvicorn raises SIGTERM again once it has shut down: exit normally then, so a profiler can write its file
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    asyncio.run(server.serve(sockets=[socket.socket(fileno=fd)]))
+    server.run(sockets=[socket.socket(fileno=fd)])  # on the event loop `bestiary serve` runs (uvloop where installed)
 
 
 if __name__ == "__main__":
