@@ -53,13 +53,35 @@ TablesT = TypeVar("TablesT")
 
 def per_game(build: Callable[[GameT], TablesT]) -> Callable[[GameT], TablesT]:
     """`build(game)` made once for each game and kept while the game lives (a Game never changes), e.g. the
-    precomputed tables a fast observation tensor reads."""
+    precomputed tables a fast observation tensor reads. The game asked last is answered first, without the
+    weak dictionary's lookup (a third of a microsecond, a tenth of a fast tensor): a learner asks for one game
+    at every step."""
     made: weakref.WeakKeyDictionary[Any, TablesT] = weakref.WeakKeyDictionary()
+    last: list[tuple[Callable[[], Any], TablesT]] = []  # (weak reference to the game, its tables)
 
     def get(game: GameT) -> TablesT:
+        if last:
+            ref, found = last[0]
+            if ref() is game:
+                return found
         found = made.get(game)
         if found is None:
             found = made[game] = build(game)
+        last[:] = [(weakref.ref(game), found)]
         return found
 
     return get
+
+
+def seat_positions(start: int, players: int, rows: int = 1) -> list[list[list[int]]]:
+    """`positions[row][viewer][seat]`: where `seat`'s value lies, for `viewer`, in a field of `rows` rows of
+    one value per seat starting at `start`, with seats counted from the viewer (0 = the viewer, 1 = the next
+    seat to the left, ...). Precomputed, so that a tensor needs no modulo per seat."""
+    return [[[start + row * players + (seat - viewer) % players for seat in range(players)]
+             for viewer in range(players)] for row in range(rows)]
+
+
+def one_hot_starts(start: int, rows: int, width: int) -> np.ndarray:
+    """Where each row of a (rows × width) one-hot field starting at `start` begins: `out[starts + columns] = 1`
+    then writes the whole field at once from each row's column number."""
+    return start + width * np.arange(rows, dtype=np.intp)
