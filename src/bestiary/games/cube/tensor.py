@@ -159,13 +159,15 @@ class Tables:
     def __init__(self, game: CubeCreatures) -> None:
         self.players = players = game.num_players
         self.cards = cards = card_count(game)
-        self.zeros = np.zeros(tensor_shape(game), np.float32)
         at = layout_offsets(field_sizes(game))
         self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
         self.progress = at["progress"]
         self.turn_limit = game.options.turn_limit
         self.roles = seat_positions(at["seat_roles"], players, len(SEAT_ROLES))  # [role][viewer][seat]
         self.counts = seat_positions(at["seat_counts"], players, len(SEAT_COUNTS))
+        # What a tensor starts from: zeros, but every battlefield limit the usual one.
+        self.start = np.zeros(tensor_shape(game), np.float32)
+        self.start[self.counts[2][0]] = rules.BATTLEFIELD_LIMIT / rules.MAX_SPOTS
         self.hand_size = float(game.hand_size)
         self.win_at = float(game.options.win_at)
         # The state keeps the turn's parts as bits in the order of state.PARTS, which TURN_PARTS follows.
@@ -184,9 +186,13 @@ class Tables:
         self.victory = seat_positions(len(SHARED_CARD_PLACES) + players, players)[0]
         # Where each card's creature stats start, by its index in the game's table (0 for cards not in play).
         row_of = {card: row for row, card in enumerate(game.in_play)}
+        # Per card of the game's table: where its creature stats start (0 for cards not in play), its attack
+        # and health points as printed.
         self.stats = [at["creature_stats"] + row_of.get(card, 0) * len(CREATURE_STATS)
                       for card in range(len(game.cards))]
-        self.attack_of, self.health_of, self.bonus = game.attack, game.health, game.bonus
+        self.creature = list(zip(self.stats, game.attack, game.health, strict=True))
+        self.bonus = game.bonus
+        self.spot = [spot / rules.MAX_SPOTS for spot in range(len(game.cards))]  # spot / 5, by spot
 
 
 tables = per_game(Tables)
@@ -195,7 +201,7 @@ tables = per_game(Tables)
 def observe(state: CubeState, viewer: int) -> np.ndarray:
     """`encode(game, state.observation(viewer), viewer)`, read from the state."""
     t = tables(state.game)
-    out = t.zeros.copy()
+    out = t.start.copy()
     o = memoryview(out)  # its item writes cost half of numpy's
     phase = state.phase
     o[t.phase[phase]] = 1.0
@@ -208,14 +214,18 @@ def observe(state: CubeState, viewer: int) -> np.ndarray:
     row = roles[2][viewer]
     for seat in state.players_to_act():
         o[row[seat]] = 1.0
-    out_row, hands, victory, limits = roles[3][viewer], counts[0][viewer], counts[1][viewer], counts[2][viewer]
     hand_size, win_at = t.hand_size, t.win_at
-    for seat in range(t.players):
-        if state.out[seat]:
-            o[out_row[seat]] = 1.0
-        o[hands[seat]] = len(state.hands[seat]) / hand_size
-        o[victory[seat]] = len(state.victory[seat]) / win_at
-        o[limits[seat]] = state.limits[seat] / rules.MAX_SPOTS
+    for gone, hand, pile, limit, at_out, at_hand, at_pile, at_limit in zip(
+            state.out, state.hands, state.victory, state.limits,
+            roles[3][viewer], counts[0][viewer], counts[1][viewer], counts[2][viewer]):
+        if gone:
+            o[at_out] = 1.0
+        if hand:
+            o[at_hand] = len(hand) / hand_size
+        if pile:
+            o[at_pile] = len(pile) / win_at
+        if limit != rules.BATTLEFIELD_LIMIT:  # the template holds the usual limit
+            o[at_limit] = limit / rules.MAX_SPOTS
     if state.winners:
         row = roles[4][viewer]
         for seat in state.winners:
@@ -248,29 +258,25 @@ def observe(state: CubeState, viewer: int) -> np.ndarray:
         columns[card] = 1
     for card in state.discard:
         columns[card] = 2
-    stats, attack_of, health_of, bonus = t.stats, t.attack_of, t.health_of, t.bonus
+    creatures, bonus, spots = t.creature, t.bonus, t.spot
     weapons, armors, damage, used = state.weapon, state.armor, state.damage, state.used
-    battlefield = t.battlefield[viewer]
-    for seat, field in enumerate(state.fields):
-        if not field:
-            continue
-        column = battlefield[seat]
+    for field, column in zip(state.fields, t.battlefield[viewer], strict=True):
         for spot, creature in enumerate(field):
             columns[creature] = column
             # rules.attack_points and rules.max_health (CUBE-6), inlined: they cost more than the rest here.
+            at, attack, health = creatures[creature]
             weapon, armor = weapons[creature], armors[creature]
-            attack, health = attack_of[creature], health_of[creature]
             if weapon != NO_CARD:
                 columns[weapon] = column
                 attack += bonus[weapon]
             if armor != NO_CARD:
                 columns[armor] = column
                 health += bonus[armor]
-            at, hurt = stats[creature], damage[creature]
+            hurt = damage[creature]
             if spot == 0:
                 o[at] = 1.0  # the Guard
             else:
-                o[at + 1] = spot / rules.MAX_SPOTS
+                o[at + 1] = spots[spot]
             o[at + 2] = attack / STAT_SCALE
             o[at + 3] = (health - hurt) / STAT_SCALE
             o[at + 4] = health / STAT_SCALE
@@ -284,6 +290,7 @@ def observe(state: CubeState, viewer: int) -> np.ndarray:
             column = victory[seat]
             for card in pile:
                 columns[card] = column
+    stats = t.stats
     if attacking:
         o[stats[state.attacker] + 7] = 1.0
         o[stats[state.defender] + 8] = 1.0
