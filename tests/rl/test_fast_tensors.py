@@ -37,4 +37,5 @@ def test_cube_tensor_read_from_the_state_covers_only_the_cards_in_play(options: 
     assert len(game.in_play) < len(game.cards)
     for state in states_along_random_games(game, games=1):
         for viewer in range(3):
-            assert np.array_equal(state.observation_tensor(viewer), tensor.encode(game, state.observation(viewer), viewer))
+            encoded = tensor.encode(game, state.observation(viewer), viewer)
+            assert np.array_equal(state.observation_tensor(viewer), encoded)

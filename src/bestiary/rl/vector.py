@@ -6,10 +6,11 @@
     observations, rewards, terminated, truncated, infos = envs.step(actions)   # actions: (64,) ints
 
 Each game is what `BestiaryEnv` runs (the learner at `seat`, Bestiary agents at the others, chance played
-inside), but the N games live in one object that writes every step's observations, masks and rewards straight
-into stacked arrays: no environment object, wrapper, info dict or copy per game, only the rules engine's own
-calls for each game. Games that end are dealt again on the next step (Gymnasium's next-step autoreset: that
-step's action for them is ignored and its reward is 0), as `SyncVectorEnv` does.
+inside), but the N games live in one object that writes every step's observations, masks and rewards into
+rows of preallocated batch arrays: no environment object, wrapper, info dict or mask array per game. The loop
+over the games remains, because each game's rules engine is Python: its moves are its own calls. Games that
+end are dealt again on the next step (Gymnasium's next-step autoreset: that step's action for them is ignored
+and its reward is 0), as `SyncVectorEnv` does.
 `gymnasium.make_vec("bestiary/<game>-v0", num_envs=N, vectorization_mode="vector_entry_point")` makes one.
 """
 

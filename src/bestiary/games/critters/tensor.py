@@ -17,6 +17,7 @@ import numpy as np
 
 from bestiary.core.api import JSON
 from bestiary.core.tensors import (
+    item_writer,
     layout_bounds,
     layout_offsets,
     layout_shape,
@@ -140,7 +141,7 @@ def observe(state: CritterState, viewer: int) -> np.ndarray:
     """`encode(game, state.observation(viewer), viewer)`, read from the state."""
     t = tables(state.game)
     out = t.zeros.copy()
-    o = memoryview(out)  # its item writes cost half of numpy's
+    o = item_writer(out)
     phase = state.phase
     o[t.phase[phase]] = 1.0
     o[t.progress] = state.round / state.rounds

@@ -17,6 +17,7 @@ import numpy as np
 
 from bestiary.core.api import JSON
 from bestiary.core.tensors import (
+    item_writer,
     layout_bounds,
     layout_offsets,
     layout_shape,
@@ -202,7 +203,7 @@ def observe(state: CubeState, viewer: int) -> np.ndarray:
     """`encode(game, state.observation(viewer), viewer)`, read from the state."""
     t = tables(state.game)
     out = t.start.copy()
-    o = memoryview(out)  # its item writes cost half of numpy's
+    o = item_writer(out)
     phase = state.phase
     o[t.phase[phase]] = 1.0
     o[t.progress] = state.turn / t.turn_limit
@@ -217,7 +218,7 @@ def observe(state: CubeState, viewer: int) -> np.ndarray:
     hand_size, win_at = t.hand_size, t.win_at
     for gone, hand, pile, limit, at_out, at_hand, at_pile, at_limit in zip(
             state.out, state.hands, state.victory, state.limits,
-            roles[3][viewer], counts[0][viewer], counts[1][viewer], counts[2][viewer]):
+            roles[3][viewer], counts[0][viewer], counts[1][viewer], counts[2][viewer], strict=True):
         if gone:
             o[at_out] = 1.0
         if hand:

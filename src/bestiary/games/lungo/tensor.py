@@ -16,6 +16,7 @@ import numpy as np
 
 from bestiary.core.api import JSON
 from bestiary.core.tensors import (
+    item_writer,
     layout_bounds,
     layout_offsets,
     layout_shape,
@@ -161,7 +162,7 @@ def observe(state: LungoState, viewer: int) -> np.ndarray:
     t = tables(state.game)
     players = t.players
     out = t.zeros.copy()
-    o = memoryview(out)  # its item writes cost half of numpy's
+    o = item_writer(out)
     o[t.phase[state.phase]] = 1.0
     at = t.progress
     o[at] = state.turns / t.turn_limit
