@@ -172,7 +172,9 @@ class Tables:
         self.hand_size = float(game.hand_size)
         self.win_at = float(game.options.win_at)
         # The state keeps the turn's parts as bits in the order of state.PARTS, which TURN_PARTS follows.
-        self.part_bits = [(1 << bit, at["turn_parts"] + bit) for bit in range(len(TURN_PARTS))]
+        # parts_done[done]: the positions of the parts whose bits are set in `done`.
+        self.parts_done = [[at["turn_parts"] + bit for bit in range(len(TURN_PARTS)) if done >> bit & 1]
+                           for done in range(1 << len(TURN_PARTS))]
         self.boost, self.attack = at["boost"], at["attack"]
         self.pending = {kind: at["pending"] + k for k, kind in enumerate(PENDING_KINDS)}
         self.cancelled = at["pending"] + len(PENDING_KINDS)
@@ -231,11 +233,8 @@ def observe(state: CubeState, viewer: int) -> np.ndarray:
         row = roles[4][viewer]
         for seat in state.winners:
             o[row[seat]] = 1.0
-    done = state.done
-    if done:
-        for bit, position in t.part_bits:
-            if done & bit:
-                o[position] = 1.0
+    for position in t.parts_done[state.done]:
+        o[position] = 1.0
     o[t.boost] = state.boost / STAT_SCALE
     if state.attack_any:
         o[t.boost + 1] = 1.0
