@@ -187,15 +187,15 @@ class Tables:
         self.card_rows = one_hot_starts(at["card_places"], cards, len(SHARED_CARD_PLACES) + 2 * players)
         self.battlefield = seat_positions(len(SHARED_CARD_PLACES), players)[0]  # [viewer][seat]
         self.victory = seat_positions(len(SHARED_CARD_PLACES) + players, players)[0]
-        # Where each card's creature stats start, by its index in the game's table (0 for cards not in play).
+        # Per card of the game's table: where its creature stats start (a card not in play never lies on a
+        # battlefield; it gets row 0's), and its attack and health points as printed.
         row_of = {card: row for row, card in enumerate(game.in_play)}
-        # Per card of the game's table: where its creature stats start (0 for cards not in play), its attack
-        # and health points as printed.
         self.stats = [at["creature_stats"] + row_of.get(card, 0) * len(CREATURE_STATS)
                       for card in range(len(game.cards))]
         self.creature = list(zip(self.stats, game.attack, game.health, strict=True))
         self.bonus = game.bonus
-        self.spot = [spot / rules.MAX_SPOTS for spot in range(len(game.cards))]  # spot / 5, by spot
+        # spot / 5 by spot, for every spot a battlefield could reach (at most every card)
+        self.spot = [spot / rules.MAX_SPOTS for spot in range(len(game.cards))]
 
 
 tables = per_game(Tables)
