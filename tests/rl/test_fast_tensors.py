@@ -27,3 +27,15 @@ def test_the_tensor_read_from_the_state_is_the_observation_encoded(name: str, pl
             fast = state.observation_tensor(viewer)
             assert fast.dtype == np.float32
             assert np.array_equal(fast, tensor.encode(game, state.observation(viewer), viewer))
+
+
+@pytest.mark.parametrize("options", [{"grandma": True}, {"reactions": False}], ids=["grandma", "no-reactions"])
+def test_cube_tensor_read_from_the_state_covers_only_the_cards_in_play(options: dict[str, bool]) -> None:
+    # The fast tensor keeps a place for every card of the deck file and reads those in play.
+    tensor = importlib.import_module("bestiary.games.cube.tensor")
+    game = bestiary.load_game("cube-creatures", players=3, **options)
+    assert len(game.in_play) < len(game.cards)
+    for state in states_along_random_games(game, games=1):
+        for viewer in range(3):
+            encoded = tensor.encode(game, state.observation(viewer), viewer)
+            assert np.array_equal(state.observation_tensor(viewer), encoded)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -53,13 +53,41 @@ TablesT = TypeVar("TablesT")
 
 def per_game(build: Callable[[GameT], TablesT]) -> Callable[[GameT], TablesT]:
     """`build(game)` made once for each game and kept while the game lives (a Game never changes), e.g. the
-    precomputed tables a fast observation tensor reads."""
+    precomputed tables a fast observation tensor reads. The game asked last is answered first, without the
+    weak dictionary's lookup (a third of a microsecond, a tenth of a fast tensor): a learner asks for one game
+    at every step."""
     made: weakref.WeakKeyDictionary[Any, TablesT] = weakref.WeakKeyDictionary()
+    last: list[tuple[Callable[[], Any], TablesT]] = []  # (weak reference to the game, its tables)
 
     def get(game: GameT) -> TablesT:
+        if last:
+            ref, recent = last[0]
+            if ref() is game:
+                return recent
         found = made.get(game)
         if found is None:
             found = made[game] = build(game)
+        last[:] = [(weakref.ref(game), found)]
         return found
 
     return get
+
+
+def seat_positions(start: int, players: int, rows: int = 1) -> list[list[list[int]]]:
+    """`positions[row][viewer][seat]`: where `seat`'s value lies, for `viewer`, in a field of `rows` rows of
+    one value per seat starting at `start`, with seats counted from the viewer (0 = the viewer, 1 = the next
+    seat to the left, ...). Precomputed, so that a tensor needs no modulo per seat."""
+    return [[[start + row * players + (seat - viewer) % players for seat in range(players)]
+             for viewer in range(players)] for row in range(rows)]
+
+
+def item_writer(values: np.ndarray) -> memoryview[float]:
+    """A memoryview of a float32 tensor for writing numbers one at a time: its item writes cost half of numpy's,
+    which matters where a tensor is a few dozen of them."""
+    return cast("memoryview[float]", values.data)
+
+
+def one_hot_starts(start: int, rows: int, width: int) -> np.ndarray:
+    """Where each row of a (rows × width) one-hot field starting at `start` begins: `out[starts + columns] = 1`
+    then writes the whole field at once from each row's column number."""
+    return start + width * np.arange(rows, dtype=np.intp)

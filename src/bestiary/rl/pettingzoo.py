@@ -31,6 +31,7 @@ from bestiary.rl.table import (
     check_render_mode,
     deciding_seat,
     legal_mask,
+    mark_legal,
     play_chance,
     require,
     resolve_game,
@@ -131,8 +132,8 @@ class _Seats:
         mask = self._no_actions.copy()
         if stepping and self._idle(seat):
             mask[self.no_op] = 1
-        elif stepping:
-            mask = legal_mask(state, seat, len(mask))
+        elif stepping and not state.is_chance_node():
+            mark_legal(mask, state.legal_actions(seat))
         return {"observation": state.observation_tensor(seat), "action_mask": mask}
 
     def _idle(self, seat: int) -> bool:

@@ -23,6 +23,7 @@ from bestiary.core.chance import sample_chance
 from bestiary.core.registry import load_game
 
 RL_EXTRA_HINT = "pip install 'bestiary[rl]'"
+FEW_ACTIONS = 32  # below this many legal actions a mask is marked item by item, above it with one index array
 
 # What an environment does with an illegal action (one a learner sampled without the mask): "end" the episode
 # with a penalty for the seat that sent it, as PettingZoo's classic games do, or "raise" IllegalActionError.
@@ -64,8 +65,18 @@ def legal_mask(state: State, seat: int, size: int) -> np.ndarray:
     """1 at the index of each legal action of `seat` (all 0 when it may not act), as int8 (`size` actions)."""
     mask = np.zeros(size, np.int8)
     if not state.is_chance_node():
-        mask[[action.index for action in state.legal_actions(seat)]] = 1
+        mark_legal(mask, state.legal_actions(seat))
     return mask
+
+
+def mark_legal(mask: np.ndarray, legal: Sequence[Action]) -> None:
+    """Set 1 at each legal action's index in a zeroed int8 mask (a row of a batch, say), in place."""
+    if len(legal) < FEW_ACTIONS:
+        marks = mask.data  # a memoryview: an item write costs a tenth of building an index array
+        for action in legal:
+            marks[action.index] = 1
+    else:
+        mask[[action.index for action in legal]] = 1
 
 
 def action_at(actions: Sequence[Action], index: int) -> Action | int:

@@ -6,10 +6,11 @@
     observations, rewards, terminated, truncated, infos = envs.step(actions)   # actions: (64,) ints
 
 Each game is what `BestiaryEnv` runs (the learner at `seat`, Bestiary agents at the others, chance played
-inside), but the N games live in one object that writes every step's observations, masks and rewards straight
-into stacked arrays: no environment object, wrapper, info dict or copy per game, only the rules engine's own
-calls for each game. Games that end are dealt again on the next step (Gymnasium's next-step autoreset: that
-step's action for them is ignored and its reward is 0), as `SyncVectorEnv` does.
+inside), but the N games live in one object that writes every step's observations, masks and rewards into
+rows of preallocated batch arrays: no environment object, wrapper, info dict or mask array per game. The loop
+over the games remains, because each game's rules engine is Python: its moves are its own calls. Games that
+end are dealt again on the next step (Gymnasium's next-step autoreset: that step's action for them is ignored
+and its reward is 0), as `SyncVectorEnv` does.
 `gymnasium.make_vec("bestiary/<game>-v0", num_envs=N, vectorization_mode="vector_entry_point")` makes one.
 """
 
@@ -25,7 +26,7 @@ from bestiary.agents import Agent
 from bestiary.core.api import Game, State
 from bestiary.core.errors import IllegalActionError
 from bestiary.rl.gymnasium import deal, play_others, seat_opponents
-from bestiary.rl.table import IllegalActionRule, action_at, check_illegal_rule, require, resolve_game
+from bestiary.rl.table import IllegalActionRule, action_at, check_illegal_rule, mark_legal, require, resolve_game
 
 require("gymnasium")
 from gymnasium import spaces  # noqa: E402
@@ -60,10 +61,14 @@ class BestiaryVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self.single_action_space = spaces.Discrete(len(self._actions))
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
+        # The batch arrays each step fills in place, row by row; the caller gets copies.
         self._observations = np.zeros((num_envs, *low.shape), np.float32)
         self._masks = np.zeros((num_envs, len(self._actions)), np.int8)
-        self._learner_returns = np.zeros(num_envs)
-        self._ended = np.ones(num_envs, bool)  # dealt again at the next step
+        self._rewards = np.zeros(num_envs)
+        self._terminated = np.zeros(num_envs, bool)
+        self._truncated = np.zeros(num_envs, bool)  # never set: a Bestiary game always ends
+        self._learner_returns = [0.0] * num_envs
+        self._ended = [True] * num_envs  # dealt again at the next step
         self.game_states: list[State] = []
         self._rngs: list[random.Random] = []
         self._seeds = [np.random.default_rng() for _ in range(num_envs)]
@@ -73,29 +78,30 @@ class BestiaryVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         if seed is not None:  # game i deals from seed + i, as SyncVectorEnv seeds its environments
             self._seeds = [np.random.default_rng(seed + slot) for slot in range(self.num_envs)]
         self.game_states, self._rngs = [], []
+        self._masks.fill(0)
         for slot in range(self.num_envs):
             state, rng = deal(self.game, self.seat, self.opponents, self._seeds[slot])
             self.game_states.append(state)
             self._rngs.append(rng)
-            self._learner_returns[slot] = state.returns()[self.seat]
-            self._show(slot, state)
-        self._ended[:] = False
+            self._deal_shown(slot, state)
+        self._ended = [False] * self.num_envs
         return self._observations.copy(), {"action_mask": self._masks.copy()}
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self.game_states:
             raise IllegalActionError(None, self.seat, "call reset() before step()")
         seat, opponents, table = self.seat, self.opponents, self._actions
-        rewards = np.zeros(self.num_envs)
-        terminated = np.zeros(self.num_envs, bool)
+        states, rngs, ended, returns = self.game_states, self._rngs, self._ended, self._learner_returns
+        rewards, terminated, observations = self._rewards, self._terminated, self._observations
+        rewards.fill(0.0)
+        terminated.fill(False)
+        self._masks.fill(0)  # a game that ends keeps an empty mask; every other one is marked below
         for slot, action in enumerate(np.asarray(actions).tolist()):
-            if self._ended[slot]:
-                state, self._rngs[slot] = deal(self.game, seat, opponents, self._seeds[slot])
-                self.game_states[slot] = state
-                self._learner_returns[slot] = state.returns()[seat]
-                self._show(slot, state)
+            if ended[slot]:
+                states[slot], rngs[slot] = deal(self.game, seat, opponents, self._seeds[slot])
+                self._deal_shown(slot, states[slot])
                 continue
-            state = self.game_states[slot]
+            state = states[slot]
             try:
                 state.apply_action(action_at(table, action), player=seat)
             except IllegalActionError:
@@ -103,28 +109,25 @@ class BestiaryVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
                     raise
                 rewards[slot] = self.illegal_reward
                 terminated[slot] = True
-                self._masks[slot] = 0
                 continue
-            play_others(state, seat, opponents, self._rngs[slot])
+            play_others(state, seat, opponents, rngs[slot])
             now = state.returns()[seat]
-            rewards[slot] = now - self._learner_returns[slot]
-            self._learner_returns[slot] = now
+            rewards[slot] = now - returns[slot]
+            returns[slot] = now
+            observations[slot] = state.observation_tensor(seat)
             if state.is_terminal():
                 terminated[slot] = True
-                self._observations[slot] = state.observation_tensor(seat)
-                self._masks[slot] = 0
             else:
-                self._show(slot, state)
-        self._ended = terminated.copy()
-        truncated = np.zeros(self.num_envs, bool)
-        return self._observations.copy(), rewards, terminated, truncated, {"action_mask": self._masks.copy()}
+                mark_legal(self._masks[slot], state.legal_actions(seat))
+        self._ended = terminated.tolist()
+        return (observations.copy(), rewards.copy(), terminated.copy(), self._truncated.copy(),
+                {"action_mask": self._masks.copy()})
 
-    def _show(self, slot: int, state: State) -> None:
-        """Write the learner's observation and legal actions for this game into the stacked arrays."""
+    def _deal_shown(self, slot: int, state: State) -> None:
+        """A game just dealt: its learner's return so far, observation and legal actions into the batch."""
+        self._learner_returns[slot] = state.returns()[self.seat]
         self._observations[slot] = state.observation_tensor(self.seat)
-        mask = self._masks[slot]
-        mask[:] = 0
-        mask[[action.index for action in state.legal_actions(self.seat)]] = 1
+        mark_legal(self._masks[slot], state.legal_actions(self.seat))
 
     def action_masks(self) -> np.ndarray:
         """(N, A) booleans: the legal actions in each game now."""

@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_offsets, layout_shape, per_game, split_layout
+from bestiary.core.tensors import (
+    item_writer,
+    layout_bounds,
+    layout_offsets,
+    layout_shape,
+    one_hot_starts,
+    per_game,
+    seat_positions,
+    split_layout,
+)
 from bestiary.games.critters import rules
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
 
@@ -98,30 +107,31 @@ def encode(game: CritterCapture, observation: JSON, viewer: int) -> np.ndarray:
 
 
 class Tables:
-    """Where each number of the tensor goes, worked out once per game."""
+    """Where each number of the tensor goes, worked out once per game (per viewer where seats are relative)."""
 
     def __init__(self, game: CritterCapture) -> None:
         players, cards = game.num_players, len(game.cards)
         self.players = players
-        self.length = tensor_shape(game)[0]
+        self.zeros = np.zeros(tensor_shape(game), np.float32)
         at = layout_offsets(field_sizes(game))
         self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
         self.progress = at["progress"]
-        self.roles = at["seat_roles"]
+        self.roles = seat_positions(at["seat_roles"], players, len(SEAT_ROLES))  # [role][viewer][seat]
         self.attribute = at["attribute"]
         self.final_attribute = at["final_attribute"]
         self.face_down = at["face_down_colour"]
         self.deck_sizes = at["deck_sizes"]
         self.deck_starts = [float(len(deck)) for deck in game.cards_by_colour]
-        # Each card's place as a column number (0 = unseen), made one-hot by taking rows of an identity.
-        self.cards = cards
-        self.places = slice(at["card_places"], at["card_places"] + cards * (len(SHARED_CARD_PLACES) + players))
-        self.one_hot = np.eye(len(SHARED_CARD_PLACES) + players, dtype=np.float32)
-        self.corral_columns = [len(SHARED_CARD_PLACES) + seat for seat in range(players)]
-        self.head = at["card_places"]  # the fields before the card places
-        most = 10.0 * cards / players
-        self.commonness = [value[0] / most for value in game.values]
-        self.size = [value[1] / most for value in game.values]
+        # Each card's place as a column number (0 = unseen), then the one-hot rows written at once.
+        self.unseen = bytes(cards)
+        self.card_rows = one_hot_starts(at["card_places"], cards, len(SHARED_CARD_PLACES) + players)
+        self.corral_columns = seat_positions(len(SHARED_CARD_PLACES), players)[0]  # [viewer][seat]
+        # [viewer][seat]: where the seat's (commonness, size) totals start
+        self.totals = [[at["corral_totals"] + 2 * relative for relative in row]
+                       for row in seat_positions(0, players)[0]]
+        self.most = 10.0 * cards / players  # every card of a player's share at the highest value
+        self.commonness = [value[0] for value in game.values]
+        self.size = [value[1] for value in game.values]
 
 
 tables = per_game(Tables)
@@ -130,49 +140,47 @@ tables = per_game(Tables)
 def observe(state: CritterState, viewer: int) -> np.ndarray:
     """`encode(game, state.observation(viewer), viewer)`, read from the state."""
     t = tables(state.game)
-    players = t.players
-    # The fields before the card places are gathered in a list and written at once: numpy's per-item writes
-    # cost more than the rest of the work.
-    head = [0.0] * t.head
+    out = t.zeros.copy()
+    o = item_writer(out)
     phase = state.phase
-    head[t.phase[phase]] = 1.0
-    head[t.progress] = state.round / state.rounds
-    head[t.progress + 1] = state.plays / players
+    o[t.phase[phase]] = 1.0
+    o[t.progress] = state.round / state.rounds
+    o[t.progress + 1] = state.plays / t.players
     roles = t.roles
-    head[roles + (state.start - viewer) % players] = 1.0
+    o[roles[0][viewer][state.start]] = 1.0
     if phase not in (rules.FIRST_PLAYER, rules.FINAL_CHOOSE, rules.OVER):
-        head[roles + players + (state.active - viewer) % players] = 1.0
+        o[roles[1][viewer][state.active]] = 1.0
     if phase in (rules.CHALLENGE_DRAW, rules.CHALLENGE_FLIP):
-        head[roles + 2 * players + (state.challenger() - viewer) % players] = 1.0
+        o[roles[2][viewer][state.challenger()]] = 1.0
     if phase in (rules.FINAL_CHOOSE, rules.OVER):
-        head[roles + 3 * players + (state.chooser - viewer) % players] = 1.0
+        o[roles[3][viewer][state.chooser]] = 1.0
     if state.pending is not None:
         drawer = state.challenger() if phase == rules.CHALLENGE_FLIP else state.active
-        head[roles + 4 * players + (drawer - viewer) % players] = 1.0
-        head[t.face_down + state.pending] = 1.0
+        o[roles[4][viewer][drawer]] = 1.0
+        o[t.face_down + state.pending] = 1.0
     if state.attribute is not None:
-        head[t.attribute + state.attribute] = 1.0
+        o[t.attribute + state.attribute] = 1.0
     if state.final_attribute is not None:
-        head[t.final_attribute + state.final_attribute] = 1.0
+        o[t.final_attribute + state.final_attribute] = 1.0
+    at, starts = t.deck_sizes, t.deck_starts
     for colour, deck in enumerate(state.decks):
-        head[t.deck_sizes + colour] = len(deck) / t.deck_starts[colour]
-    columns = [0] * t.cards  # every card unseen in its deck unless found below
+        if deck:
+            o[at + colour] = len(deck) / starts[colour]
+    columns = bytearray(t.unseen)  # every card unseen in its deck unless found below
     stack = state.stack
     if stack:
         for card in stack:
             columns[card] = 2
         columns[stack[-1]] = 1
-    commonness, size = t.commonness, t.size
-    totals = [0.0] * (2 * players)
+    commonness, size, most = t.commonness, t.size, t.most
+    corral_columns, totals = t.corral_columns[viewer], t.totals[viewer]
     for seat, corral in enumerate(state.corrals):
-        relative = (seat - viewer) % players
-        column = t.corral_columns[relative]
-        for card in corral:
-            columns[card] = column
-        totals[2 * relative] = sum([commonness[card] for card in corral])
-        totals[2 * relative + 1] = sum([size[card] for card in corral])
-    out = np.empty(t.length, np.float32)
-    out[:t.head] = head
-    np.take(t.one_hot, np.frombuffer(bytes(columns), np.uint8), axis=0, out=out[t.places].reshape(t.cards, -1))
-    out[t.places.stop:] = totals
+        if corral:
+            column = corral_columns[seat]
+            for card in corral:
+                columns[card] = column
+            at = totals[seat]
+            o[at] = sum(map(commonness.__getitem__, corral)) / most
+            o[at + 1] = sum(map(size.__getitem__, corral)) / most
+    out[t.card_rows + np.frombuffer(columns, np.uint8)] = 1.0
     return out

@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_offsets, layout_shape, per_game, split_layout
+from bestiary.core.tensors import (
+    item_writer,
+    layout_bounds,
+    layout_offsets,
+    layout_shape,
+    one_hot_starts,
+    per_game,
+    seat_positions,
+    split_layout,
+)
 from bestiary.games.cube import flow, rules
 from bestiary.games.cube.rules import NO_CARD
 
@@ -146,27 +155,47 @@ def encode(game: CubeCreatures, observation: JSON, viewer: int) -> np.ndarray:
 
 
 class Tables:
-    """Where each number of the tensor goes, worked out once per game."""
+    """Where each number of the tensor goes, worked out once per game (per viewer where seats are relative)."""
 
     def __init__(self, game: CubeCreatures) -> None:
         self.players = players = game.num_players
         self.cards = cards = card_count(game)
-        self.zeros = np.zeros(tensor_shape(game), np.float32)
-        self.at = at = layout_offsets(field_sizes(game))
+        at = layout_offsets(field_sizes(game))
         self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
-        # The state keeps the turn's parts as bits in the order of state.PARTS, which TURN_PARTS follows.
-        self.part_bits = [(1 << bit, at["turn_parts"] + bit) for bit in range(len(TURN_PARTS))]
-        self.pending = {kind: at["pending"] + k for k, kind in enumerate(PENDING_KINDS)}
-        self.window = {window: at["window"] + k for k, window in enumerate(WINDOWS)}
-        self.last_roll = {face: at["last_roll"] + k for k, face in enumerate(rules.DIE_FACES)}
-        self.row = {card: row for row, card in enumerate(game.in_play)}
-        self.places = slice(at["card_places"], at["card_places"] + cards * (len(SHARED_CARD_PLACES) + 2 * players))
-        self.one_hot = np.eye(len(SHARED_CARD_PLACES) + 2 * players, dtype=np.float32)
-        self.stats = at["creature_stats"]
-        self.battlefield = len(SHARED_CARD_PLACES)
-        self.victory = len(SHARED_CARD_PLACES) + players
+        self.progress = at["progress"]
+        self.turn_limit = game.options.turn_limit
+        self.roles = seat_positions(at["seat_roles"], players, len(SEAT_ROLES))  # [role][viewer][seat]
+        self.counts = seat_positions(at["seat_counts"], players, len(SEAT_COUNTS))
+        # What a tensor starts from: zeros, but every battlefield limit the usual one.
+        self.start = np.zeros(tensor_shape(game), np.float32)
+        self.start[self.counts[2][0]] = rules.BATTLEFIELD_LIMIT / rules.MAX_SPOTS
         self.hand_size = float(game.hand_size)
         self.win_at = float(game.options.win_at)
+        # The state keeps the turn's parts as bits in the order of state.PARTS, which TURN_PARTS follows.
+        # parts_done[done]: the positions of the parts whose bits are set in `done`.
+        self.parts_done = [[at["turn_parts"] + bit for bit in range(len(TURN_PARTS)) if done >> bit & 1]
+                           for done in range(1 << len(TURN_PARTS))]
+        self.boost, self.attack = at["boost"], at["attack"]
+        self.pending = {kind: at["pending"] + k for k, kind in enumerate(PENDING_KINDS)}
+        self.cancelled = at["pending"] + len(PENDING_KINDS)
+        self.window = {window: at["window"] + k for k, window in enumerate(WINDOWS)}
+        self.last_roll = {face: at["last_roll"] + k for k, face in enumerate(rules.DIE_FACES)}
+        # Each card's place as a column number (0 = unseen), kept for every card of the game's table and
+        # read for the cards in play, then the one-hot rows written at once.
+        self.unseen = bytes(len(game.cards))
+        self.in_play = None if game.in_play == tuple(range(len(game.cards))) else np.array(game.in_play, np.intp)
+        self.card_rows = one_hot_starts(at["card_places"], cards, len(SHARED_CARD_PLACES) + 2 * players)
+        self.battlefield = seat_positions(len(SHARED_CARD_PLACES), players)[0]  # [viewer][seat]
+        self.victory = seat_positions(len(SHARED_CARD_PLACES) + players, players)[0]
+        # Per card of the game's table: where its creature stats start (a card not in play never lies on a
+        # battlefield; it gets row 0's), and its attack and health points as printed.
+        row_of = {card: row for row, card in enumerate(game.in_play)}
+        self.stats = [at["creature_stats"] + row_of.get(card, 0) * len(CREATURE_STATS)
+                      for card in range(len(game.cards))]
+        self.creature = list(zip(self.stats, game.attack, game.health, strict=True))
+        self.bonus = game.bonus
+        # spot / 5 by spot, for every spot a battlefield could reach (at most every card)
+        self.spot = [spot / rules.MAX_SPOTS for spot in range(len(game.cards))]
 
 
 tables = per_game(Tables)
@@ -175,93 +204,102 @@ tables = per_game(Tables)
 def observe(state: CubeState, viewer: int) -> np.ndarray:
     """`encode(game, state.observation(viewer), viewer)`, read from the state."""
     t = tables(state.game)
-    game = state.game
-    at, players, row_of = t.at, t.players, t.row
-    # The numbers that are not card places, gathered as (position, value) and written at once.
-    where: list[int] = []
-    value: list[float] = []
+    out = t.start.copy()
+    o = item_writer(out)
     phase = state.phase
-    where.append(t.phase[phase])
-    value.append(1.0)
-    where += (at["progress"], at["progress"] + 1)
-    value += (state.turn / game.options.turn_limit, len(state.discard) / t.cards)
-    roles, counts = at["seat_roles"], at["seat_counts"]
-    if phase not in (flow.FIRST_PLAYER, rules.OVER):
-        where.append(roles + (state.current - viewer) % players)
-        value.append(1.0)
-    where.append(roles + players + (state.first - viewer) % players)
-    value.append(1.0)
+    o[t.phase[phase]] = 1.0
+    o[t.progress] = state.turn / t.turn_limit
+    o[t.progress + 1] = len(state.discard) / t.cards
+    roles, counts = t.roles, t.counts
+    if phase != flow.FIRST_PLAYER and phase != rules.OVER:
+        o[roles[0][viewer][state.current]] = 1.0
+    o[roles[1][viewer][state.first]] = 1.0
+    row = roles[2][viewer]
     for seat in state.players_to_act():
-        where.append(roles + 2 * players + (seat - viewer) % players)
-        value.append(1.0)
-    for seat in range(players):
-        relative = (seat - viewer) % players
-        where += (roles + 3 * players + relative, counts + relative, counts + players + relative,
-                  counts + 2 * players + relative)
-        value += (float(state.out[seat]), len(state.hands[seat]) / t.hand_size,
-                  len(state.victory[seat]) / t.win_at, state.limits[seat] / rules.MAX_SPOTS)
-    for seat in state.winners or ():
-        where.append(roles + 4 * players + (seat - viewer) % players)
-        value.append(1.0)
-    for bit, position in t.part_bits:
-        if state.done & bit:
-            where.append(position)
-            value.append(1.0)
-    where += (at["boost"], at["boost"] + 1)
-    value += (state.boost / STAT_SCALE, float(state.attack_any))
+        o[row[seat]] = 1.0
+    hand_size, win_at = t.hand_size, t.win_at
+    for gone, hand, pile, limit, at_out, at_hand, at_pile, at_limit in zip(
+            state.out, state.hands, state.victory, state.limits,
+            roles[3][viewer], counts[0][viewer], counts[1][viewer], counts[2][viewer], strict=True):
+        if gone:
+            o[at_out] = 1.0
+        if hand:
+            o[at_hand] = len(hand) / hand_size
+        if pile:
+            o[at_pile] = len(pile) / win_at
+        if limit != rules.BATTLEFIELD_LIMIT:  # the template holds the usual limit
+            o[at_limit] = limit / rules.MAX_SPOTS
+    if state.winners:
+        row = roles[4][viewer]
+        for seat in state.winners:
+            o[row[seat]] = 1.0
+    for position in t.parts_done[state.done]:
+        o[position] = 1.0
+    o[t.boost] = state.boost / STAT_SCALE
+    if state.attack_any:
+        o[t.boost + 1] = 1.0
     attacking = state.attacker != NO_CARD
     if attacking:
-        where += (at["attack"], at["attack"] + 1, at["attack"] + 2)
-        value += (1.0, float(state.prevented), state.reduce / STAT_SCALE)
+        o[t.attack] = 1.0
+        if state.prevented:
+            o[t.attack + 1] = 1.0
+        o[t.attack + 2] = state.reduce / STAT_SCALE
     if state.pending != NO_CARD:
-        where += (t.pending[state.pending_kind], at["pending"] + len(PENDING_KINDS))
-        value += (1.0, float(state.cancelled))
+        o[t.pending[state.pending_kind]] = 1.0
+        if state.cancelled:
+            o[t.cancelled] = 1.0
     if state.window:
-        where.append(t.window[state.window])
-        value.append(1.0)
+        o[t.window[state.window]] = 1.0
     if state.last_roll is not None:
-        where.append(t.last_roll[state.last_roll])
-        value.append(1.0)
+        o[t.last_roll[state.last_roll]] = 1.0
 
-    columns = [0] * t.cards  # unseen (the deck and the other hands) unless found below
+    columns = bytearray(t.unseen)  # unseen (the deck and the other hands) unless found below
     for card in state.hands[viewer]:
-        columns[row_of[card]] = 1
+        columns[card] = 1
     for card in state.discard:
-        columns[row_of[card]] = 2
-    stats, width = t.stats, len(CREATURE_STATS)
-    for seat, field in enumerate(state.fields):
-        column = t.battlefield + (seat - viewer) % players
+        columns[card] = 2
+    creatures, bonus, spots = t.creature, t.bonus, t.spot
+    weapons, armors, damage, used = state.weapon, state.armor, state.damage, state.used
+    for field, column in zip(state.fields, t.battlefield[viewer], strict=True):
         for spot, creature in enumerate(field):
-            row = row_of[creature]
-            columns[row] = column
-            weapon, armor = state.weapon[creature], state.armor[creature]
+            columns[creature] = column
+            # rules.attack_points and rules.max_health (CUBE-6), inlined: they cost more than the rest here.
+            at, attack, health = creatures[creature]
+            weapon, armor = weapons[creature], armors[creature]
             if weapon != NO_CARD:
-                columns[row_of[weapon]] = column
+                columns[weapon] = column
+                attack += bonus[weapon]
             if armor != NO_CARD:
-                columns[row_of[armor]] = column
-            base = stats + row * width
-            health = rules.max_health(state, creature)
-            where += range(base, base + 7)
-            value += (float(spot == 0), spot / rules.MAX_SPOTS, rules.attack_points(state, creature) / STAT_SCALE,
-                      (health - state.damage[creature]) / STAT_SCALE, health / STAT_SCALE,
-                      state.damage[creature] / STAT_SCALE, float(state.used[creature]))
+                columns[armor] = column
+                health += bonus[armor]
+            hurt = damage[creature]
+            if spot == 0:
+                o[at] = 1.0  # the Guard
+            else:
+                o[at + 1] = spots[spot]
+            o[at + 2] = attack / STAT_SCALE
+            o[at + 3] = (health - hurt) / STAT_SCALE
+            o[at + 4] = health / STAT_SCALE
+            if hurt:
+                o[at + 5] = hurt / STAT_SCALE
+            if used[creature]:
+                o[at + 6] = 1.0
+    victory = t.victory[viewer]
     for seat, pile in enumerate(state.victory):
-        column = t.victory + (seat - viewer) % players
-        for card in pile:
-            columns[row_of[card]] = column
+        if pile:
+            column = victory[seat]
+            for card in pile:
+                columns[card] = column
+    stats = t.stats
     if attacking:
-        where += (stats + row_of[state.attacker] * width + 7, stats + row_of[state.defender] * width + 8)
-        value += (1.0, 1.0)
+        o[stats[state.attacker] + 7] = 1.0
+        o[stats[state.defender] + 8] = 1.0
     if state.pending != NO_CARD:
-        pending = row_of[state.pending]
-        where.append(stats + pending * width + 9)
-        value.append(1.0)
+        o[stats[state.pending] + 9] = 1.0
         if state.pending_target != NO_CARD:
-            where.append(stats + row_of[state.pending_target] * width + 10)
-            value.append(1.0)
-        if columns[pending] == 0:  # an action card being resolved lies in no pile
-            columns[pending] = 3
-    out = t.zeros.copy()
-    out[where] = value
-    np.take(t.one_hot, np.frombuffer(bytes(columns), np.uint8), axis=0, out=out[t.places].reshape(t.cards, -1))
+            o[stats[state.pending_target] + 10] = 1.0
+        if columns[state.pending] == 0:  # an action card being resolved lies in no pile
+            columns[state.pending] = 3
+    places = np.frombuffer(columns, np.uint8)
+    out[t.card_rows + (places if t.in_play is None else places[t.in_play])] = 1.0
     return out

@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
-from bestiary.core.tensors import layout_bounds, layout_offsets, layout_shape, per_game, split_layout
+from bestiary.core.tensors import (
+    item_writer,
+    layout_bounds,
+    layout_offsets,
+    layout_shape,
+    one_hot_starts,
+    per_game,
+    seat_positions,
+    split_layout,
+)
 from bestiary.games.lungo import rules
 
 if TYPE_CHECKING:
@@ -124,19 +133,25 @@ def encode(game: CreaturesOfLungo, observation: JSON, viewer: int) -> np.ndarray
 
 
 class Tables:
-    """Where each number of the tensor goes, worked out once per game."""
+    """Where each number of the tensor goes, worked out once per game (per viewer where seats are relative)."""
 
     def __init__(self, game: CreaturesOfLungo) -> None:
         self.players = players = game.num_players
         self.cards = cards = card_count(game)
         self.zeros = np.zeros(tensor_shape(game), np.float32)
-        self.at = at = layout_offsets(field_sizes(game))
+        at = layout_offsets(field_sizes(game))
         self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
+        self.progress = at["progress"]
+        self.turn_limit = game.options.turn_limit
         self.goal = [at["goal"] + game.goal_index[game.goal_view(g)["id"]] for g in range(len(game.goal_cards))]
-        self.places = slice(at["card_places"], at["card_places"] + cards * (len(SHARED_CARD_PLACES) + 2 * players))
-        self.one_hot = np.eye(len(SHARED_CARD_PLACES) + 2 * players, dtype=np.float32)
-        self.in_front = len(SHARED_CARD_PLACES)
-        self.chosen = len(SHARED_CARD_PLACES) + players
+        self.goal_met = at["goal"] + len(game.goal_cards)
+        self.roles = seat_positions(at["seat_roles"], players, len(SEAT_ROLES))  # [role][viewer][seat]
+        self.numbers = seat_positions(at["seat_numbers"], players, len(SEAT_NUMBERS))
+        # Each card's place as a column number (0 = unseen), then the one-hot rows written at once.
+        self.unseen = bytes(cards)
+        self.card_rows = one_hot_starts(at["card_places"], cards, len(SHARED_CARD_PLACES) + 2 * players)
+        self.in_front = seat_positions(len(SHARED_CARD_PLACES), players)[0]  # [viewer][seat]
+        self.chosen = seat_positions(len(SHARED_CARD_PLACES) + players, players)[0]
 
 
 tables = per_game(Tables)
@@ -145,69 +160,81 @@ tables = per_game(Tables)
 def observe(state: LungoState, viewer: int) -> np.ndarray:
     """`encode(game, state.observation(viewer), viewer)`, read from the state."""
     t = tables(state.game)
-    game = state.game
-    at, players = t.at, t.players
-    roles, numbers = at["seat_roles"], at["seat_numbers"]
-    # The numbers that are not card places, gathered as (position, value) and written at once.
-    where = [t.phase[state.phase], at["progress"], at["progress"] + 1, at["progress"] + 2, at["goal"] + len(t.goal)]
-    value = [1.0, state.turns / game.options.turn_limit, len(state.pile) / t.cards, state.tokens / (players - 1),
-             float(bool(rules.goal_met(state, viewer)))]
-    if state.goals[viewer] >= 0:
-        where.append(t.goal[state.goals[viewer]])
-        value.append(1.0)
-    battle = state.battle >= 0
-    single = [(0, state.active), (3, state.loser if state.loser >= 0 else None),
-              (4, state.target if state.target >= 0 else None)]
-    if battle:
-        single += [(5, state.drawer), (6, state.champion if state.champion >= 0 else None),
-                   (7, state.placer if state.placer >= 0 else None)]
-    for row, seat in single:
-        if seat is not None:
-            where.append(roles + row * players + (seat - viewer) % players)
-            value.append(1.0)
-    many = [(1, state.players_to_act()), (2, state.takers)]
-    if battle:
-        many.append((8, state.rollers))
-    for row, seats in many:
-        for seat in seats:
-            where.append(roles + row * players + (seat - viewer) % players)
-            value.append(1.0)
-    for seat in range(players):
-        where.append(numbers + (seat - viewer) % players)
-        value.append(len(state.hands[seat]) / HAND_SCALE)
+    players = t.players
+    out = t.zeros.copy()
+    o = item_writer(out)
+    o[t.phase[state.phase]] = 1.0
+    at = t.progress
+    o[at] = state.turns / t.turn_limit
+    o[at + 1] = len(state.pile) / t.cards
+    o[at + 2] = state.tokens / (players - 1)
+    goal = state.goals[viewer]
+    if goal >= 0:
+        o[t.goal[goal]] = 1.0
+        if rules.goal_met(state, viewer):
+            o[t.goal_met] = 1.0
+    roles, numbers = t.roles, t.numbers
+    o[roles[0][viewer][state.active]] = 1.0
+    if state.loser >= 0:
+        o[roles[3][viewer][state.loser]] = 1.0
+    if state.target >= 0:
+        o[roles[4][viewer][state.target]] = 1.0
+    row = roles[1][viewer]
+    for seat in state.players_to_act():
+        o[row[seat]] = 1.0
+    row = roles[2][viewer]
+    for seat in state.takers:
+        o[row[seat]] = 1.0
+    row = numbers[0][viewer]
+    for seat, hand in enumerate(state.hands):
+        if hand:
+            o[row[seat]] = len(hand) / HAND_SCALE
 
-    columns = [0] * t.cards  # unseen (the pile, other hands, face-down battle cards) unless found below
+    columns = bytearray(t.unseen)  # unseen (the pile, other hands, face-down battle cards) unless found below
     for card in state.hands[viewer]:
         columns[card] = 1
     for card in state.discard:
         columns[card] = 2
     if state.pending >= 0:
         columns[state.pending] = 3
+    in_front = t.in_front[viewer]
     for seat, front in enumerate(state.afflictions):
-        column = t.in_front + (seat - viewer) % players
-        for card in front:
-            columns[card] = column
-    if battle:
+        if front:
+            column = in_front[seat]
+            for card in front:
+                columns[card] = column
+    if state.battle >= 0:
+        o[roles[5][viewer][state.drawer]] = 1.0
+        if state.champion >= 0:
+            o[roles[6][viewer][state.champion]] = 1.0
+        if state.placer >= 0:
+            o[roles[7][viewer][state.placer]] = 1.0
+        row = roles[8][viewer]
+        for seat in state.rollers:
+            o[row[seat]] = 1.0
         columns[state.battle] = 4
         for card in state.central:
             columns[card] = 5
+        row = numbers[1][viewer]
         for position, seat in enumerate(state.order):
-            where.append(numbers + players + (seat - viewer) % players)
-            value.append((position + 1) / players)
+            o[row[seat]] = (position + 1) / players
+        swat, rolls = roles[9][viewer], numbers[2][viewer]
+        face_down, has_chosen, chosen = numbers[3][viewer], numbers[4][viewer], t.chosen[viewer]
         revealed = state.phase != rules.CHOOSE  # LUNGO-39: face down until all have chosen
         for seat in range(players):
-            relative = (seat - viewer) % players
-            where += (roles + 9 * players + relative, numbers + 2 * players + relative)
-            value += (float(state.in_swat[seat]), state.rolls[seat] / DIE_FACES)
+            if state.in_swat[seat]:
+                o[swat[seat]] = 1.0
+            if state.rolls[seat]:
+                o[rolls[seat]] = state.rolls[seat] / DIE_FACES
             cards = state.choices[seat]
             if revealed or seat == viewer:
-                column = t.chosen + relative
+                column = chosen[seat]
                 for card in cards:
                     columns[card] = column
             else:
-                where += (numbers + 3 * players + relative, numbers + 4 * players + relative)
-                value += (len(cards) / HAND_SCALE, float(state.chosen[seat]))
-    out = t.zeros.copy()
-    out[where] = value
-    np.take(t.one_hot, np.frombuffer(bytes(columns), np.uint8), axis=0, out=out[t.places].reshape(t.cards, -1))
+                if cards:
+                    o[face_down[seat]] = len(cards) / HAND_SCALE
+                if state.chosen[seat]:
+                    o[has_chosen[seat]] = 1.0
+    out[t.card_rows + np.frombuffer(columns, np.uint8)] = 1.0
     return out
