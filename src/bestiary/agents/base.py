@@ -17,13 +17,21 @@ class SeatView:
     observation (a determinization), which is all a search may use.
     """
 
-    __slots__ = ("_state", "legal_actions", "observation", "player")
+    __slots__ = ("_observation", "_state", "legal_actions", "player")
 
     def __init__(self, state: State, player: int) -> None:
         self._state = state
         self.player = player
-        self.observation: JSON = state.observation(player)
+        self._observation: JSON | None = None
         self.legal_actions: list[Action] = state.legal_actions(player)
+
+    @property
+    def observation(self) -> JSON:
+        """The seat's observation, made when first read: many agents never read it (a view is read during its
+        decision, before the state moves on, as `sample_state` is)."""
+        if self._observation is None:
+            self._observation = self._state.observation(self.player)
+        return self._observation
 
     @property
     def game(self) -> Game:
