@@ -1,13 +1,15 @@
 """Friends at one table in Debian's Chromium: private rooms, seat links opened in a fresh browser, presence,
-hand-over and reclaim, the rematch, the lobby's controls, a banner that agrees with the seat list at every
-step (along a whole critter capture game, and two dozen moves of each other game), your hand and moves in view
-at desktop size at each game's largest table, and Crit's pieces told apart without colour.
+hand-over and reclaim, the rematch, a dropped connection and its notice, the lobby's controls, a banner that
+agrees with the seat list at every step (along a whole critter capture game, and two dozen moves of each other
+game), your hand and moves in view at desktop size at each game's largest table, and Crit's pieces told apart
+without colour.
 
 Screenshots go to artifacts/server/ (the ones docs/web.md shows are copied to docs/web/).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 
@@ -79,6 +81,9 @@ def banner_agrees_with_seats(page: Page) -> None:
     """The banner says it is your turn exactly when the seat list marks your seat to act (and the page offers a
     move), and it names each other seat the list marks; read in one go, between two redraws."""
     seen = page.evaluate(SNAPSHOT, MOVE_CONTROLS)
+    if seen["kind"] == "offline":  # the connection dropped: the banner says so, and nothing else
+        assert not seen["mine"] and "Connection lost" in seen["banner"], seen
+        return
     if seen["kind"] in ("finished", "waiting"):
         assert seen["toAct"] == 0, seen
         return
@@ -399,4 +404,41 @@ def test_crits_pieces_are_told_apart_without_colour(browser: playwright_api.Brow
     for declared in (False, True):
         marks = page.evaluate(FIGHT, [code, mine, theirs, declared])
         assert marks == {"attacker": [mine, "⚔"], "defender": [theirs, "◎"]}, marks
+    context.close()
+
+
+def test_a_dropped_connection_says_not_connected_and_the_notice_clears_on_reconnect(
+        browser: playwright_api.Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    links: list[tuple[playwright_api.WebSocketRoute, playwright_api.WebSocketRoute]] = []  # (page side, server side)
+    network = {"down": False}
+
+    def route(socket: playwright_api.WebSocketRoute) -> None:
+        if network["down"]:  # the server cannot be reached: the page's connection closes at once
+            socket.close(code=1011, reason="unreachable")
+            return
+        links.append((socket, socket.connect_to_server()))
+
+    page.route_web_socket(re.compile(r"/api/rooms/[^/]+/ws$"), route)
+    new_room(page, base_url, "critter-capture", ["human", "bot:random"], "Ada")
+    page.wait_for_selector("#turn.mine")
+    network["down"] = True
+    for side in links[-1]:
+        side.close(code=1011, reason="dropped")  # the connection drops, at both ends
+    page.wait_for_selector("#turn:has-text('Connection lost; reconnecting')")
+    assert page.get_attribute("#turn", "data-kind") == "offline" and page.locator("#turn.mine").count() == 0
+    version = page.get_attribute("#board", "data-version")
+    page.click("[data-action]:enabled >> nth=0")  # a move tried meanwhile is not lost silently
+    page.wait_for_selector("#error:has-text('Not connected to the server; reconnecting')")
+    shot(page, "table-not-connected-desktop")
+    connections = len(links)
+    network["down"] = False
+    page.wait_for_selector("#error", state="hidden", timeout=15000)  # the page reconnected by itself
+    page.wait_for_selector("#turn.mine")
+    assert len(links) == connections + 1 and page.inner_text("#turn") == "Your turn."
+    assert page.get_attribute("#board", "data-version") == version  # the move tried offline was not made
+    page.click("[data-action]:enabled >> nth=0")  # and a move goes through now
+    page.wait_for_function("v => document.getElementById('board').dataset.version !== v", arg=version)
+    assert page.is_hidden("#error")
     context.close()

@@ -244,6 +244,8 @@ function connect() {
     }
     if (room?.status === "finished" && event.wasClean) return;
     turnBanner.textContent = "Connection lost; reconnecting…";
+    turnBanner.classList.remove("mine");  // nothing can be played until the page is connected again
+    turnBanner.dataset.kind = "offline";
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 8000);
   });
