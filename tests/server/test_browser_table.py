@@ -1,8 +1,8 @@
 """Friends at one table in Debian's Chromium: private rooms, seat links opened in a fresh browser, presence,
 hand-over and reclaim, the rematch, a dropped connection and its notice, the lobby's controls, a banner that
-agrees with the seat list at every step (along a whole critter capture game, and two dozen moves of each other
-game), your hand and moves in view at desktop size at each game's largest table, and Crit's pieces told apart
-without colour.
+agrees with the seat list and the game page's own header at every step (along a whole game of each game), your
+hand and moves in view at desktop size at each game's largest table, and Crit's pieces told apart without
+colour.
 
 Screenshots go to artifacts/server/ (the ones docs/web.md shows are copied to docs/web/).
 """
@@ -69,7 +69,9 @@ def wait_presence(page: Page, seat: int, wanted: str) -> None:
 
 SNAPSHOT = """controls => {
   const turn = document.getElementById('turn');
+  const header = document.querySelector('#board [data-header-turn]');
   return {banner: turn.innerText, kind: turn.dataset.kind, mine: turn.classList.contains('mine'),
+          header: header ? header.innerText : null,
           meToAct: document.querySelectorAll('#seats li.me.to-act').length > 0,
           toAct: document.querySelectorAll('#seats li.to-act').length,
           others: [...document.querySelectorAll('#seats li.to-act:not(.me) .seat-name')].map(e => e.innerText),
@@ -79,11 +81,13 @@ SNAPSHOT = """controls => {
 
 def banner_agrees_with_seats(page: Page) -> None:
     """The banner says it is your turn exactly when the seat list marks your seat to act (and the page offers a
-    move), and it names each other seat the list marks; read in one go, between two redraws."""
+    move), it names each other seat the list marks, and the game page's own header says what the banner says
+    (who acts, or the result); read in one go, between two redraws."""
     seen = page.evaluate(SNAPSHOT, MOVE_CONTROLS)
     if seen["kind"] == "offline":  # the connection dropped: the banner says so, and nothing else
         assert not seen["mine"] and "Connection lost" in seen["banner"], seen
         return
+    assert seen["header"] and seen["banner"].removeprefix("You are watching: ").startswith(seen["header"]), seen
     if seen["kind"] in ("finished", "waiting"):
         assert seen["toAct"] == 0, seen
         return
@@ -111,6 +115,8 @@ def click_through(pages: list[Page], limit: int = 500, check: bool = True) -> No
                 clicked = True
         if not clicked:
             if all("Game over" in page.inner_text("#turn") for page in pages):
+                for page in pages if check else []:
+                    banner_agrees_with_seats(page)  # the header gives the result the banner gives
                 return
             time.sleep(0.05)
     raise AssertionError("the game did not end through the UI")
@@ -236,6 +242,37 @@ def test_two_friends_play_each_game_and_a_seat_link_opens_the_seat_in_a_third_br
     assert watcher.locator("#seats li.me").count() == 0 and watcher.is_hidden("#seat-link-box")
     for context in (watcher_context, phone_context, bo_context, ada_context):
         context.close()
+
+
+# options that keep a whole game short; a bot that moves at once plays the other seat
+SHORT_GAMES = {"cube-creatures": {"win_at": "2", "turn_limit": "20"}, "creatures-of-lungo": {"turn_limit": "10"},
+               "crits-creatures": {"length": "12", "turn_limit": "6"}}
+
+
+@pytest.mark.parametrize("game", list(SHORT_GAMES))
+def test_the_banner_agrees_with_the_seats_and_the_header_along_a_whole_game(browser: playwright_api.Browser,
+                                                                           base_url: str, game: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(base_url + "/")
+    page.select_option("#game", game)
+    for name, value in SHORT_GAMES[game].items():
+        page.fill(f"#option-{name}", value)
+    page.select_option("[data-seat='1']", "bot:random")
+    page.fill("#name", "Ada")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#turn:not(:has-text('Connecting'))")
+    for _ in range(2000):
+        banner_agrees_with_seats(page)
+        if "Game over" in page.inner_text("#turn"):
+            break
+        if not one_move(page):
+            time.sleep(0.02)  # the bot's move, or a window closing
+    else:
+        raise AssertionError("the game did not end through the UI")
+    banner_agrees_with_seats(page)  # the result, in the header too
+    assert page.inner_text("#board [data-header-turn]") == page.inner_text("#turn")
+    context.close()
 
 
 def click_through_some(ada: Page, bo: Page, clicks: int) -> None:
