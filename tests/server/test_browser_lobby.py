@@ -1,12 +1,13 @@
 """The lobby's open rooms, a page at a time, in Debian's Chromium at desktop and phone size: "Show more" appends
 the next page counted from the last room shown, so rooms that fill up meanwhile make it skip none and show
-none twice, and Refresh starts again from the first page.
+none twice, and Refresh starts again from the first page (a page asked for before it is dropped).
 
 Screenshots go to artifacts/server/ (docs/web.md shows them from docs/web/).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,4 +92,16 @@ def test_show_more_appends_the_next_rooms_and_none_twice_though_rooms_fill_up(
         assert shown(page, PAGE) == [code for code in codes if code not in filled][:PAGE]
         assert page.is_visible("#more")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= page.viewport_size["width"]
+        # a page that arrives after a Refresh was asked for is dropped, not appended to the fresh list
+        held: list[playwright_api.Route] = []
+        page.route(re.compile(r"/api/rooms\?.*after="), lambda route: held.append(route))
+        page.click("#more")
+        while not held:
+            page.wait_for_timeout(20)
+        page.click("#refresh")
+        page.wait_for_function("() => !document.getElementById('more').disabled")
+        with page.expect_response(lambda response: "after=" in response.url):
+            held[0].continue_()
+        page.wait_for_timeout(200)  # time for the late answer to be read
+        assert shown(page, PAGE) == [code for code in codes if code not in filled][:PAGE]
     context.close()

@@ -128,7 +128,7 @@ const moreButton = document.getElementById("more");
 const roomsCount = document.getElementById("rooms-count");
 let shownCodes = new Set();
 let lastShown = null;  // the code the next page is counted after
-let loadingRooms = false;
+let roomsRequest = 0;  // the newest listing asked for: an older answer (before a Refresh) is dropped
 
 // A row tells rooms of one game apart by who is already seated.
 function roomRow(room) {
@@ -142,16 +142,17 @@ function roomRow(room) {
 }
 
 async function listRooms({ more = false } = {}) {
-  if (loadingRooms) return;
-  loadingRooms = true;
+  const request = ++roomsRequest;
   moreButton.disabled = true;
   try {
     const query = new URLSearchParams({ limit: String(PAGE + 1) });  // one beyond the page: are there more?
     if (more && lastShown) query.set("after", lastShown);
     const found = await api(`/api/rooms?${query}`);
+    if (request !== roomsRequest) return;
     const page = found.slice(0, PAGE);
     if (!more) {
       shownCodes = new Set();
+      lastShown = null;
       roomsBox.replaceChildren(el("table", { class: "rooms" }, el("thead", {},
         el("tr", {}, el("th", {}, "Game"), el("th", {}, "Seats taken"), el("th", {}))), el("tbody", {})));
     }
@@ -171,8 +172,7 @@ async function listRooms({ more = false } = {}) {
   } catch (error) {
     showError(errorBox, error);
   } finally {
-    loadingRooms = false;
-    moreButton.disabled = false;
+    if (request === roomsRequest) moreButton.disabled = false;
   }
 }
 
