@@ -151,6 +151,7 @@ def test_two_people_and_two_bots_play_critter_capture_in_two_browsers(browser: p
     assert last < steps  # each step is a decision: the draws and flips are folded in
     ada.click("#forward")
     ada.wait_for_selector("text=decision 1 of")
+    assert ada.locator("#board [data-header-turn]").count() == 0  # mid-replay the banner counts the decisions
     ada.keyboard.press("ArrowRight")
     ada.wait_for_selector("text=decision 2 of")
     ada.keyboard.press("ArrowLeft")
@@ -163,6 +164,7 @@ def test_two_people_and_two_bots_play_critter_capture_in_two_browsers(browser: p
     ada.wait_for_selector("#play:has-text('Play')")
     ada.wait_for_selector(".cc-final")
     assert ada.inner_text("#turn").startswith("Game over.")
+    assert ada.inner_text("#board [data-header-turn]") == ada.inner_text("#turn")  # the table's header agrees
     shot(ada, "critters-replay-end")
     ada_context.close()
     bo_context.close()

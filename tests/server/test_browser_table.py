@@ -1,13 +1,15 @@
 """Friends at one table in Debian's Chromium: private rooms, seat links opened in a fresh browser, presence,
-hand-over and reclaim, the rematch, the lobby's controls, a banner that agrees with the seat list at every
-step (along a whole critter capture game, and two dozen moves of each other game), your hand and moves in view
-at desktop size at each game's largest table, and Crit's pieces told apart without colour.
+hand-over and reclaim, the rematch, a dropped connection and its notice, the lobby's controls, a banner that
+agrees with the seat list and the game page's own header at every step (along a whole game of each game), your
+hand and moves in view at desktop size at each game's largest table, and Crit's pieces told apart without
+colour.
 
 Screenshots go to artifacts/server/ (the ones docs/web.md shows are copied to docs/web/).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 
@@ -67,7 +69,9 @@ def wait_presence(page: Page, seat: int, wanted: str) -> None:
 
 SNAPSHOT = """controls => {
   const turn = document.getElementById('turn');
+  const header = document.querySelector('#board [data-header-turn]');
   return {banner: turn.innerText, kind: turn.dataset.kind, mine: turn.classList.contains('mine'),
+          header: header ? header.innerText : null,
           meToAct: document.querySelectorAll('#seats li.me.to-act').length > 0,
           toAct: document.querySelectorAll('#seats li.to-act').length,
           others: [...document.querySelectorAll('#seats li.to-act:not(.me) .seat-name')].map(e => e.innerText),
@@ -77,8 +81,13 @@ SNAPSHOT = """controls => {
 
 def banner_agrees_with_seats(page: Page) -> None:
     """The banner says it is your turn exactly when the seat list marks your seat to act (and the page offers a
-    move), and it names each other seat the list marks; read in one go, between two redraws."""
+    move), it names each other seat the list marks, and the game page's own header says what the banner says
+    (who acts, or the result); read in one go, between two redraws."""
     seen = page.evaluate(SNAPSHOT, MOVE_CONTROLS)
+    if seen["kind"] == "offline":  # the connection dropped: the banner says so, and nothing else
+        assert not seen["mine"] and "Connection lost" in seen["banner"], seen
+        return
+    assert seen["header"] and seen["banner"].removeprefix("You are watching: ").startswith(seen["header"]), seen
     if seen["kind"] in ("finished", "waiting"):
         assert seen["toAct"] == 0, seen
         return
@@ -106,6 +115,8 @@ def click_through(pages: list[Page], limit: int = 500, check: bool = True) -> No
                 clicked = True
         if not clicked:
             if all("Game over" in page.inner_text("#turn") for page in pages):
+                for page in pages if check else []:
+                    banner_agrees_with_seats(page)  # the header gives the result the banner gives
                 return
             time.sleep(0.05)
     raise AssertionError("the game did not end through the UI")
@@ -231,6 +242,37 @@ def test_two_friends_play_each_game_and_a_seat_link_opens_the_seat_in_a_third_br
     assert watcher.locator("#seats li.me").count() == 0 and watcher.is_hidden("#seat-link-box")
     for context in (watcher_context, phone_context, bo_context, ada_context):
         context.close()
+
+
+# options that keep a whole game short; a bot that moves at once plays the other seat
+SHORT_GAMES = {"cube-creatures": {"win_at": "2", "turn_limit": "20"}, "creatures-of-lungo": {"turn_limit": "10"},
+               "crits-creatures": {"length": "12", "turn_limit": "6"}}
+
+
+@pytest.mark.parametrize("game", list(SHORT_GAMES))
+def test_the_banner_agrees_with_the_seats_and_the_header_along_a_whole_game(browser: playwright_api.Browser,
+                                                                           base_url: str, game: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(base_url + "/")
+    page.select_option("#game", game)
+    for name, value in SHORT_GAMES[game].items():
+        page.fill(f"#option-{name}", value)
+    page.select_option("[data-seat='1']", "bot:random")
+    page.fill("#name", "Ada")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#turn:not(:has-text('Connecting'))")
+    for _ in range(2000):
+        banner_agrees_with_seats(page)
+        if "Game over" in page.inner_text("#turn"):
+            break
+        if not one_move(page):
+            time.sleep(0.02)  # the bot's move, or a window closing
+    else:
+        raise AssertionError("the game did not end through the UI")
+    banner_agrees_with_seats(page)  # the result, in the header too
+    assert page.inner_text("#board [data-header-turn]") == page.inner_text("#turn")
+    context.close()
 
 
 def click_through_some(ada: Page, bo: Page, clicks: int) -> None:
@@ -399,4 +441,41 @@ def test_crits_pieces_are_told_apart_without_colour(browser: playwright_api.Brow
     for declared in (False, True):
         marks = page.evaluate(FIGHT, [code, mine, theirs, declared])
         assert marks == {"attacker": [mine, "⚔"], "defender": [theirs, "◎"]}, marks
+    context.close()
+
+
+def test_a_dropped_connection_says_not_connected_and_the_notice_clears_on_reconnect(
+        browser: playwright_api.Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    links: list[tuple[playwright_api.WebSocketRoute, playwright_api.WebSocketRoute]] = []  # (page side, server side)
+    network = {"down": False}
+
+    def route(socket: playwright_api.WebSocketRoute) -> None:
+        if network["down"]:  # the server cannot be reached: the page's connection closes at once
+            socket.close(code=1011, reason="unreachable")
+            return
+        links.append((socket, socket.connect_to_server()))
+
+    page.route_web_socket(re.compile(r"/api/rooms/[^/]+/ws$"), route)
+    new_room(page, base_url, "critter-capture", ["human", "bot:random"], "Ada")
+    page.wait_for_selector("#turn.mine")
+    network["down"] = True
+    for side in links[-1]:
+        side.close(code=1011, reason="dropped")  # the connection drops, at both ends
+    page.wait_for_selector("#turn:has-text('Connection lost; reconnecting')")
+    assert page.get_attribute("#turn", "data-kind") == "offline" and page.locator("#turn.mine").count() == 0
+    version = page.get_attribute("#board", "data-version")
+    page.click("[data-action]:enabled >> nth=0")  # a move tried meanwhile is not lost silently
+    page.wait_for_selector("#error:has-text('Not connected to the server; reconnecting')")
+    shot(page, "table-not-connected-desktop")
+    connections = len(links)
+    network["down"] = False
+    page.wait_for_selector("#error", state="hidden", timeout=15000)  # the page reconnected by itself
+    page.wait_for_selector("#turn.mine")
+    assert len(links) == connections + 1 and page.inner_text("#turn") == "Your turn."
+    assert page.get_attribute("#board", "data-version") == version  # the move tried offline was not made
+    page.click("[data-action]:enabled >> nth=0")  # and a move goes through now
+    page.wait_for_function("v => document.getElementById('board').dataset.version !== v", arg=version)
+    assert page.is_hidden("#error")
     context.close()

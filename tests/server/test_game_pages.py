@@ -88,7 +88,7 @@ def test_a_person_plays_cube_creatures_against_a_bot_on_a_phone(browser: playwri
     assert page.locator(".cube-guard").count() >= 1  # the Guards still stand on the final table
     log = page.inner_text("#log")
     assert "attacks" in log
-    assert "Winner:" in page.inner_text("#board")
+    assert page.inner_text("#board [data-header-turn]") == page.inner_text("#turn")  # the result, in the header
     context.close()
 
 
@@ -129,6 +129,9 @@ def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: play
                              {"length": "12", "turn_limit": "8"})
     page.wait_for_selector("svg.cr-board")
     assert page.locator("svg.cr-board [data-tile]").count() == 10 * 12
+    # the short board fits the window's height and leaves its column beside it room for the moves and cards
+    aside = page.evaluate("() => document.querySelector('.cr-aside').getBoundingClientRect().width")  # one read
+    assert aside >= 250 and page.evaluate("() => document.documentElement.scrollHeight") < 1400, aside
     assert page.locator(".cr-king, .cr-crown").count() >= 1  # each crown is worn by a King or lies on a tile
     # a piece's card shows on hover
     page.locator(".cr-piece").first.wait_for(state="attached")
@@ -186,7 +189,8 @@ def test_a_person_plays_crits_creatures_against_a_bot_on_the_board(browser: play
         raise AssertionError("the game did not end through the UI")
     assert moves > 0 and selections > 0
     shot(page, "crits-over-desktop")
-    assert "Game over" in page.inner_text("#board")
+    assert "The game ended: " in page.inner_text("#board .cr-final")  # why, under the result in the header
+    assert page.inner_text("#board [data-header-turn]") == page.inner_text("#turn")
     page.set_viewport_size(PHONE)
     shot(page, "crits-over-phone")
     context.close()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import auth, create_room, join, move, view
+from bestiary.server.db import Store, open_database
+from tests.server.conftest import Server, auth, create_room, join, move, view
 
 
 def test_games_list_every_registered_game_with_its_options(client: TestClient) -> None:
@@ -120,3 +121,24 @@ def test_unknown_rooms_and_malformed_tokens_get_clear_errors(client: TestClient)
     code = create_room(client, "critter-capture", options={"players": 2})["code"]
     answer = client.get(f"/api/rooms/{code}/view", headers={"Authorization": "Basic abc"})
     assert answer.status_code == 401 and "Bearer" in answer.json()["message"]
+
+
+def test_a_lobby_page_after_a_room_starts_there_though_rooms_shown_before_fill_up(server: Server,
+                                                                                database_url: str) -> None:
+    with server(database_url) as client:
+        codes = [create_room(client, "critter-capture", options={"players": 2}, public=True)["code"]
+                 for _ in range(7)]
+        assert [r["code"] for r in client.get("/api/rooms?limit=3").json()] == codes[:3]
+        join(client, codes[1], 0)
+        join(client, codes[1], 1)  # a room on the first page fills up and leaves the lobby
+        by_offset = [r["code"] for r in client.get("/api/rooms?limit=3&offset=3").json()]
+        after = [r["code"] for r in client.get(f"/api/rooms?limit=3&after={codes[2]}").json()]
+        assert by_offset == codes[4:7] and after == codes[3:6]  # counted by offset, codes[3] would be missed
+        assert [r["code"] for r in client.get(f"/api/rooms?after={codes[2]}&offset=2").json()] == codes[5:]
+        assert [r["code"] for r in client.get("/api/rooms?after=no-such-room").json()] == [
+            c for c in codes if c != codes[1]]  # a room the server does not know: from the start
+        # several workers read the lobby from the database, in the same order
+        stored = Store(open_database(database_url))
+        assert [row["code"] for row, _ in stored.waiting_rooms(0, 3, codes[2])] == codes[3:6]
+        assert [row["code"] for row, _ in stored.waiting_rooms(0, 3, "no-such-room")] == [codes[0], *codes[2:4]]
+        stored.engine.dispose()

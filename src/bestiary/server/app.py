@@ -224,10 +224,12 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/rooms")
     async def open_rooms(offset: Annotated[int, Query(ge=0)] = 0,
-                         limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE
+                         limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE,
+                         after: Annotated[str | None, Query(max_length=64)] = None
                          ) -> list[protocol.RoomInfo]:
-        """Rooms waiting for players, oldest first: `limit` of them from the `offset`-th."""
-        return await hub().lobby(offset, limit)
+        """Rooms waiting for players, oldest first: `limit` of them from the `offset`-th, counted after the room
+        `after` (the last one a client was shown, so that rooms filling up meanwhile shift nothing)."""
+        return await hub().lobby(offset, limit, after)
 
     @app.get("/api/rooms/{code}", responses=errors)
     async def room_info(code: str) -> protocol.RoomInfo:

@@ -31,8 +31,10 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
+    or_,
     select,
 )
 from sqlalchemy.engine import Engine
@@ -185,14 +187,21 @@ class Store:
             connection.execute(seats.delete().where(seats.c.room_code == code))
             connection.execute(rooms.delete().where(rooms.c.code == code))
 
-    def waiting_rooms(self, offset: int, limit: int) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-        """One page of the public rooms waiting with an open seat, oldest first, with their seats."""
+    def waiting_rooms(self, offset: int, limit: int, after: str | None = None
+                      ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """One page of the public rooms waiting with an open seat, oldest first, with their seats; from the
+        room after `after` when that room is stored."""
         open_seat = select(seats.c.room_code).where(seats.c.room_code == rooms.c.code, seats.c.kind == "human",
                                                     seats.c.token_hash.is_(None)).exists()
+        page = rooms.select().where(rooms.c.status == "waiting", rooms.c.public.is_(True), open_seat)
         with self.engine.connect() as connection:
+            cursor = None if after is None else connection.execute(
+                select(rooms.c.created_at, rooms.c.code).where(rooms.c.code == after)).first()
+            if cursor is not None:
+                page = page.where(or_(rooms.c.created_at > cursor.created_at,
+                                      and_(rooms.c.created_at == cursor.created_at, rooms.c.code > cursor.code)))
             found = [dict(r) for r in connection.execute(
-                rooms.select().where(rooms.c.status == "waiting", rooms.c.public.is_(True), open_seat)
-                .order_by(rooms.c.created_at, rooms.c.code).offset(offset).limit(limit)).mappings()]
+                page.order_by(rooms.c.created_at, rooms.c.code).offset(offset).limit(limit)).mappings()]
             seat_rows: dict[str, list[dict[str, Any]]] = {row["code"]: [] for row in found}
             for r in connection.execute(seats.select().where(seats.c.room_code.in_(list(seat_rows)))
                                         .order_by(seats.c.seat)).mappings():

@@ -885,16 +885,19 @@ class Hub:
         if self.leases is not None and code not in self.rooms and code not in self.loading:
             await self.leases.give_up(code)
 
-    async def lobby(self, offset: int, limit: int) -> list[protocol.RoomInfo]:
+    async def lobby(self, offset: int, limit: int, after: str | None = None) -> list[protocol.RoomInfo]:
         """The lobby's page: from this worker's memory, or with other workers from the database."""
         if self.leases is None:
-            return self.open_rooms(offset, limit)
-        rows = await self.store.run(self.store.waiting_rooms, offset, limit)
+            return self.open_rooms(offset, limit, after)
+        rows = await self.store.run(self.store.waiting_rooms, offset, limit, after)
         return [stored_room_info(row, seat_rows) for row, seat_rows in rows if row["game"] in list_games()]
 
-    def open_rooms(self, offset: int = 0, limit: int = LOBBY_PAGE) -> list[protocol.RoomInfo]:
-        """One page of the public rooms waiting for players, oldest first."""
-        waiting = (room for room in self.rooms.values()
+    def open_rooms(self, offset: int = 0, limit: int = LOBBY_PAGE, after: str | None = None
+                   ) -> list[protocol.RoomInfo]:
+        """One page of the public rooms waiting for players, oldest first (rooms are held in the order they
+        were made), from the room after `after` when this server knows that room."""
+        start = list(self.rooms).index(after) + 1 if after in self.rooms else 0
+        waiting = (room for room in itertools.islice(self.rooms.values(), start, None)
                    if room.public and room.status == "waiting" and any(not s.info().taken for s in room.seats))
         return [room.info() for room in itertools.islice(waiting, offset, offset + limit)]
 

@@ -1,7 +1,8 @@
 // Creatures of Lungo's table: your hand and secret goal, the poison and slime face up in front of each
 // player, the battle with its face-down choices and their reveal, the swat pile with a big swat button,
 // and the tokens to grab. Moves sit on the cards and players they concern; the rest below the table.
-import { countdown, dock, moveButton, otherMoves, seatLabel } from "/js/table.js";
+import { headerTurn } from "/js/banner.js";
+import { countdown, dock, moveButton, otherMoves, seatLabel, turnOwner } from "/js/table.js";
 
 export const handlesActions = true;
 
@@ -36,7 +37,7 @@ function players(o, ctx, placed) {
     const aim = `target P${seat + 1}`;
     return el("section", { class: `lg-player${seat === ctx.me ? " lg-mine" : ""}${seat === o.active_player ? " lg-active" : ""}`,
       "data-seat": seat },
-    el("h3", {}, seatLabel(ctx, seat), seat === o.active_player && o.phase !== "over" ? " · to play" : ""),
+    el("h3", {}, seatLabel(ctx, seat), seat === o.active_player && o.phase !== "over" ? turnOwner(ctx, seat) : ""),
     el("p", { class: "muted" }, `${size} card${size === 1 ? "" : "s"} in hand`),
     place >= 0 ? el("p", { class: "lg-token-taken" }, place === 0 ? "● took the first token" : "● has a token") : null,
     o.loser === seat ? el("p", { class: "lg-loser" }, "the loser") : null,
@@ -118,7 +119,7 @@ export function render(board, ctx) {
   const sections = [battle(o, ctx, placed), tokens(o, ctx, placed), players(o, ctx, placed), pending, hand(o, ctx, placed)];
   board.append(...[
     el("div", { class: "lg-header" },
-      el("h2", {}, `Turn ${o.turn} of at most ${o.turn_limit}`),
-      el("span", { class: "muted" }, `${ctx.seatName(o.active_player)}'s turn: ${PHASE_TEXT[o.phase] ?? o.phase} · draw pile ${o.draw_pile}${top}`)),
+      el("h2", {}, `Turn ${o.turn} of at most ${o.turn_limit}`), headerTurn(ctx),
+      el("span", { class: "muted" }, `${PHASE_TEXT[o.phase] ?? o.phase} · draw pile ${o.draw_pile}${top}`)),
     sections[0], sections[1], ...sections.slice(2, 4), dock(ctx, otherMoves(ctx, placed), sections[4])].filter(Boolean));
 }

@@ -1,7 +1,8 @@
 // Crit's Creatures' table: the board as SVG (your edge at the bottom) with every piece, the crowns and
 // dropped items; a piece's card shows on hover or tap. Selecting a piece highlights the tiles it can
 // reach and the pieces it can attack; tapping one of those moves or attacks. Dice rolls are spelt out.
-import { moveButton, otherMoves, plainWords, seatLabel } from "/js/table.js";
+import { headerTurn } from "/js/banner.js";
+import { moveButton, otherMoves, plainWords, seatLabel, turnOwner } from "/js/table.js";
 
 export const handlesActions = true;
 
@@ -180,7 +181,7 @@ function boardSvg(o, ctx, placed, info) {
   // the red line runs between `row` and the row after it
   const redLine = (row) => svg("line", { x1: TILE, x2: TILE * (width + 1), y1: y(flipped ? row + 1 : row),
     y2: y(flipped ? row + 1 : row), class: "cr-red-line" });
-  return svg("svg", { class: "cr-board", viewBox: `0 0 ${(width + 1) * TILE} ${length * TILE + 20}`, role: "img",
+  return svg("svg", { class: "cr-board", preserveAspectRatio: "xMidYMin meet", viewBox: `0 0 ${(width + 1) * TILE} ${length * TILE + 20}`, role: "img",
     "aria-label": `the ${width} by ${length} board` }, tiles, labels, redLine(depth), redLine(length - depth));
 }
 
@@ -269,7 +270,7 @@ function sides(o, ctx) {
     const fallen = o.pieces.filter((p) => p.side === side && p.where === "graveyard").map((p) => p.name);
     const held = o.pieces.filter((p) => p.side === side && p.where === "reserve").map((p) => p.name);
     return el("section", { class: `cr-side ${SIDE_CLASS[side]}${side === o.player ? " cr-active" : ""}` },
-      el("h3", {}, seatLabel(ctx, side), side === o.player && o.phase !== "over" ? " · to play" : ""),
+      el("h3", {}, seatLabel(ctx, side), side === o.player && o.phase !== "over" ? turnOwner(ctx, side) : ""),
       el("p", {}, king ? `♛ King: ${king.name} on ${king.tile ?? king.where}` : "No King: the crown lies on the board",
         o.kingless[side] ? ` (${o.kingless[side]} turn${o.kingless[side] === 1 ? "" : "s"} without a King; the third loses)` : ""),
       el("p", { class: "muted" }, `${o.reserve[side]} card${o.reserve[side] === 1 ? "" : "s"} held off the board`,
@@ -305,12 +306,12 @@ export function render(board, ctx) {
     ? `Choose a free tile behind your red line for ${o.pieces.find((p) => p.piece === o.next_to_place)?.name ?? "the next piece"}.`
     : PHASE_HINTS[o.phase];
   const over = o.phase === "over"
-    ? el("p", { class: "cr-final" }, `Game over: ${o.winner === null ? "a draw" : `${ctx.seatName(o.winner)} wins`} (${o.reason}).`) : null;
+    ? el("p", { class: "cr-final" }, `The game ended: ${o.reason}.`) : null;
   board.append(el("div", { class: "cr-layout" }, ...[
     el("div", { class: "cr-header" },
-      el("h2", {}, `Turn ${Math.min(o.turn, o.turn_limit)} of ${o.turn_limit}`),
+      el("h2", {}, `Turn ${Math.min(o.turn, o.turn_limit)} of ${o.turn_limit}`), headerTurn(ctx),
       o.phase === "over" ? null : el("span", { class: "muted" },
-        `${ctx.seatName(o.player)} to play · ${o.moves_made} of 5 moves made${o.attacked ? " · attacked" : ""}`)),
+        `${o.moves_made} of 5 moves made${o.attacked ? " · attacked" : ""}`)),
     over,
     hint && o.to_act.includes(ctx.me) ? el("p", { class: "cr-hint" }, hint) : null,
     otherMoves(ctx, placed, "Your moves", (action) => cardWords(o, action)),

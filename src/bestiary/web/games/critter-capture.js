@@ -1,5 +1,7 @@
 // Critter capture's table: the four colour decks (draw by tapping one), the active card with the
 // announced edge, the challenge, every corral with its totals, and the final scores.
+import { headerTurn } from "/js/banner.js";
+
 export const handlesActions = true;
 
 const COLOURS = ["fish", "bird", "mammal", "other"];
@@ -94,7 +96,7 @@ export function render(board, ctx) {
   const legal = view.legal_actions;
   board.append(...[
     el("div", { class: "cc-header" },
-      el("h2", {}, `Round ${Math.min(o.round, o.rounds)} of ${o.rounds}`),
+      el("h2", {}, `Round ${Math.min(o.round, o.rounds)} of ${o.rounds}`), headerTurn(ctx),
       el("span", { class: "muted" }, `${ctx.seatName(o.starting_player)} started this round`)),
     decks(o, ctx, legal),
     choice(ctx, legal, o),

@@ -1,7 +1,8 @@
 // Cube Creatures' table: each battlefield (Guard first) with health, upgrades and used powers, the
 // victory piles, the attack under way with its die, reaction prompts with their countdown, and your
 // hand. Moves sit on the cards they concern; the rest (end turn, pass) below the table.
-import { countdown, dock, moveButton, otherMoves, seatLabel } from "/js/table.js";
+import { headerTurn } from "/js/banner.js";
+import { countdown, dock, moveButton, otherMoves, seatLabel, turnOwner } from "/js/table.js";
 
 export const handlesActions = true;
 
@@ -58,7 +59,7 @@ function battlefield(o, ctx, placed, owner) {
   const pile = o.victory[owner];
   return el("section", { class: `cube-field${owner === ctx.me ? " cube-mine" : ""}${o.current === owner ? " cube-current" : ""}`,
     "data-seat": owner },
-  el("h3", {}, seatLabel(ctx, owner), o.current === owner ? " · to play" : "", o.out[owner] ? " · out of the game" : ""),
+  el("h3", {}, seatLabel(ctx, owner), o.current === owner ? turnOwner(ctx, owner) : "", o.out[owner] ? " · out of the game" : ""),
   el("p", { class: "muted" }, `${o.hand_sizes[owner]} cards in hand · ${field.length} of ${o.limits[owner]} spots filled`),
   el("div", { class: "cube-victory" }, el("strong", {}, `Victory pile ${pile.length}/${o.win_at}`),
     pile.length ? `: ${pile.map((card) => card.name).join(", ")}` : ""),
@@ -101,7 +102,6 @@ function situation(o, ctx, placed) {
       el("span", {}, `Last roll of the attack die: ${o.last_roll} (${DIE_TEXT[o.last_roll] ?? o.last_roll})`)));
   }
   if (o.used_this_turn.length) parts.push(el("p", { class: "muted" }, `Done this turn: ${o.used_this_turn.join(", ")}`));
-  if (o.winners) parts.push(el("p", { class: "cube-final" }, `Winner: ${o.winners.map((s) => ctx.seatName(s)).join(" and ")}`));
   return parts.length ? el("div", { class: "cube-situation" }, parts) : null;
 }
 
@@ -142,7 +142,7 @@ export function render(board, ctx) {
       : el("p", { class: "muted" }, "Empty.")));
   board.append(...[
     el("div", { class: "cube-header" },
-      el("h2", {}, o.turn ? `Turn ${o.turn} of at most ${o.turn_limit}` : "Setting up"),
+      el("h2", {}, o.turn ? `Turn ${o.turn} of at most ${o.turn_limit}` : "Setting up"), headerTurn(ctx),
       el("span", { class: "muted" }, `First to ${o.win_at} defeated creatures wins · deck ${o.deck} · discard ${o.discard.length}${top}`)),
     prompt,
     ...fields,

@@ -1,5 +1,5 @@
-// Who must act, why and for how long, read once from the view: the banner, the seat list, the tab title and
-// the turn alerts all use this, so they never disagree.
+// Who must act, why and for how long, read once from the view: the banner, the seat list, the tab title, the
+// turn alerts and the game pages' own headers all use this, so they never disagree.
 import { seatName } from "/js/api.js";
 
 const PASS = "pass";
@@ -36,4 +36,12 @@ export function turnState(view, room, me) {
   else text = mine ? "Your turn." : `${names} to play.`;
   const seconds = view.window ? view.window.closes_in : view.turn_closes_in;
   return { kind, toAct, mine, seconds: seconds ?? null, text };
+}
+
+// The line a game page's own header shows: the banner's words (who acts now, or the result). In a replay, the
+// result at the last step of a finished game, else nothing (the banner counts the decisions).
+export function headerTurn(ctx) {
+  const text = ctx.replay ? (ctx.replay.atEnd && ctx.room.status === "finished" ? resultText(ctx.room) : null)
+    : turnState(ctx.view, ctx.room, ctx.me).text;
+  return text === null ? null : ctx.el("strong", { class: "header-turn", "data-header-turn": "" }, text);
 }

@@ -120,22 +120,59 @@ async function createRoom(event) {
   }
 }
 
-async function listRooms() {
-  const box = document.getElementById("rooms");
+// Open rooms, a page at a time: "Show more" appends the rooms after the last one shown (the server counts from
+// that room, so rooms filling up meanwhile shift nothing), and a room already shown is never listed twice.
+const PAGE = 20;
+const roomsBox = document.getElementById("rooms");
+const moreButton = document.getElementById("more");
+const roomsCount = document.getElementById("rooms-count");
+let shownCodes = new Set();
+let lastShown = null;  // the code the next page is counted after
+let roomsRequest = 0;  // the newest listing asked for: an older answer (before a Refresh) is dropped
+
+// A row tells rooms of one game apart by who is already seated.
+function roomRow(room) {
+  const seated = room.seats.filter((s) => s.taken && s.kind === "human").map((s) => s.name || `P${s.seat + 1}`);
+  const bots = room.seats.filter((s) => s.kind === "bot").length;
+  const who = [seated.length ? seated.join(", ") : "no one seated yet", bots ? `${bots} computer${bots === 1 ? "" : "s"}` : null];
+  return el("tr", { "data-code": room.code },
+    el("td", {}, el("div", {}, room.title), el("small", { class: "muted" }, who.filter(Boolean).join(" · "))),
+    el("td", {}, `${room.seats.filter((s) => s.taken).length} of ${room.seats.length}`),
+    el("td", {}, el("a", { href: `/room.html?code=${encodeURIComponent(room.code)}` }, "Join")));
+}
+
+async function listRooms({ more = false } = {}) {
+  const request = ++roomsRequest;
+  moreButton.disabled = true;
   try {
-    const rooms = await api("/api/rooms");
-    if (!rooms.length) {
-      box.replaceChildren(el("p", { class: "muted" }, "No room is waiting for players. Create one!"));
-      return;
+    const query = new URLSearchParams({ limit: String(PAGE + 1) });  // one beyond the page: are there more?
+    if (more && lastShown) query.set("after", lastShown);
+    const found = await api(`/api/rooms?${query}`);
+    if (request !== roomsRequest) return;
+    const page = found.slice(0, PAGE);
+    if (!more) {
+      shownCodes = new Set();
+      lastShown = null;
+      roomsBox.replaceChildren(el("table", { class: "rooms" }, el("thead", {},
+        el("tr", {}, el("th", {}, "Game"), el("th", {}, "Seats taken"), el("th", {}))), el("tbody", {})));
     }
-    box.replaceChildren(el("table", { class: "rooms" },
-      el("tr", {}, el("th", {}, "Game"), el("th", {}, "Seats"), el("th", {})),
-      ...rooms.map((room) => el("tr", {},
-        el("td", {}, room.title),
-        el("td", {}, `${room.seats.filter((s) => s.taken).length} of ${room.seats.length} taken`),
-        el("td", {}, el("a", { href: `/room.html?code=${encodeURIComponent(room.code)}` }, "Join"))))));
+    if (page.length) lastShown = page[page.length - 1].code;
+    const fresh = page.filter((room) => !shownCodes.has(room.code));
+    for (const room of fresh) shownCodes.add(room.code);
+    roomsBox.querySelector("tbody").append(...fresh.map(roomRow));
+    const hasMore = found.length > PAGE;
+    if (!shownCodes.size) {
+      roomsBox.replaceChildren(el("p", { class: "muted" }, "No room is waiting for players. Create one!"));
+      roomsCount.textContent = "";
+    } else {
+      const rooms = `${shownCodes.size} room${shownCodes.size === 1 ? "" : "s"}`;
+      roomsCount.textContent = hasMore ? `${rooms} shown; more are waiting.` : `${rooms} shown, the end of the list.`;
+    }
+    moreButton.hidden = !hasMore;
   } catch (error) {
     showError(errorBox, error);
+  } finally {
+    if (request === roomsRequest) moreButton.disabled = false;
   }
 }
 
@@ -158,7 +195,8 @@ async function start() {
     }
   });
   document.getElementById("create").addEventListener("submit", createRoom);
-  document.getElementById("refresh").addEventListener("click", listRooms);
+  document.getElementById("refresh").addEventListener("click", () => listRooms());
+  moreButton.addEventListener("click", () => listRooms({ more: true }));
   renderGame();
   listRooms();
 }

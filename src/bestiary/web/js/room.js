@@ -26,6 +26,7 @@ let switchingSeat = false;  // a deliberate reconnect after joining or leaving: 
 let wasMine = false;  // whether it was this seat's turn at the last update, so each turn is announced once
 let notConnectedShown = false;
 let leavingPage = false;  // moving to the rematch: no reconnect here
+let replayAtEnd = false;  // in a replay: whether the step shown is the last
 
 async function loadGameModule(game) {
   try {
@@ -50,7 +51,8 @@ function act(action) {
 }
 
 function context() {
-  return { view, room, me: seat, act, seatName: (s) => seatName(room, s), el };
+  return { view, room, me: seat, act, seatName: (s) => seatName(room, s), el,
+    replay: replaying ? { atEnd: replayAtEnd } : null };
 }
 
 function renderTurn() {
@@ -244,6 +246,8 @@ function connect() {
     }
     if (room?.status === "finished" && event.wasClean) return;
     turnBanner.textContent = "Connection lost; reconnecting…";
+    turnBanner.classList.remove("mine");  // nothing can be played until the page is connected again
+    turnBanner.dataset.kind = "offline";
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 8000);
   });
@@ -293,6 +297,7 @@ async function rematch() {
 // A rematch was made: a player's page moves to it with the same seat (the token is the seat's there too).
 function followRematch() {
   if (!room.rematch || seat === null || token === null || replaying) return false;
+  if (leavingPage) return true;  // already on the way: a second navigation would abort the first
   saveSeat(room.rematch, seat, token, room.title);
   leavingPage = true;
   location.href = `/room.html?code=${encodeURIComponent(room.rematch)}`;
@@ -329,21 +334,21 @@ async function showDecision(index) {
     const shown = clamped === 0 && decisions[0] === 0 ? first
       : await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=${decisions[clamped]}`, { token });
     shownIndex = clamped;
+    const last = decisions.length - 1;
+    const atEnd = clamped === last;
+    room = await api(`/api/rooms/${encodeURIComponent(code)}`);
+    replayAtEnd = atEnd;
     view = { ...view, observation: shown.observation, legal_actions: [], to_act: [], window: null };
     board.replaceChildren();
     gameModule.render(board, context());
     logList.replaceChildren(...shown.events.map((e) => el("li", {}, namePlayers(e.text))));
     logList.scrollTop = logList.scrollHeight;
-    const last = decisions.length - 1;
     document.getElementById("step").textContent = `decision ${clamped} of ${last}`;
     const scrubber = document.getElementById("scrubber");
     scrubber.max = String(last);
     scrubber.value = String(clamped);
-    const atEnd = clamped === last;
-    const info = await api(`/api/rooms/${encodeURIComponent(code)}`);
-    room = info;
-    turnBanner.textContent = atEnd && info.status === "finished" ? resultText(info)
-      : `Replay: decision ${clamped} of ${last}${info.status === "playing" ? " (the game goes on)" : ""}.`;
+    turnBanner.textContent = atEnd && room.status === "finished" ? resultText(room)
+      : `Replay: decision ${clamped} of ${last}${room.status === "playing" ? " (the game goes on)" : ""}.`;
     const controls = { first: 0, back: clamped - 1, forward: clamped + 1, last };
     for (const [id, target] of Object.entries(controls)) {
       const button = document.getElementById(id);

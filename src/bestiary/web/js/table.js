@@ -40,6 +40,12 @@ setInterval(() => {
   }
 }, 250);
 
+// Whose turn of the game it is, on that player's part of the table. Who must act now (a response, a race)
+// is the banner's to say (js/banner.js), so this does not say "to play".
+export function turnOwner(ctx, seat) {
+  return seat === ctx.me ? " · your turn" : " · their turn";
+}
+
 export function seatLabel(ctx, seat) {
   return ctx.seatName(seat) + (seat === ctx.me ? " (you)" : "");
 }
