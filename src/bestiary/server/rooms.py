@@ -739,8 +739,10 @@ class Hub:
             room.state.apply_action(action, player=None if player == CHANCE else player)
         room.restore_window(row["window_opened_at"], row["window_closes_at"])
         self.rooms[code] = room
-        if room.status == "finished":  # loaded for a look (a replay, a rematch): not kept for ever
-            room.later(self.settings.finished_room_seconds, room.evict_when_idle)
+        # Whoever asked for it (a restart, an adoption, or a request reaching a worker before its adoption round
+        # does), the room plays on at once: its bots, windows, clocks and graces are armed, and a finished room
+        # loaded for a look is set to leave memory again.
+        room.changed()
         return room
 
     async def resume(self) -> int:
@@ -755,13 +757,10 @@ class Hub:
         codes = await self.store.run(self.store.room_codes, ("waiting", "playing"))
         for code in codes:
             try:
-                room = self.rooms.get(code) or await self.load(code)
+                if code not in self.rooms:
+                    await self.load(code)  # which sets its bots, windows and clocks running again
             except BestiaryError as error:  # e.g. a record from older rules: keep it, play the rest
                 log.error("room %s cannot resume: %s", code, error)
-                continue
-            if room is not None:
-                async with room.lock:
-                    room.changed()
         return len(codes)
 
     # -- with other workers (server/cluster.py) -----------------------------------------------------
@@ -784,11 +783,9 @@ class Hub:
                 log.error("room %s cannot resume: %s", code, error)
                 await self.let_go(code)
                 continue
-            if room is not None:
+            if room is not None:  # loading it set its bots, windows and clocks running again
                 log.info("room %s: taken over", code)
                 taken += 1
-                async with room.lock:
-                    room.changed()
         return taken
 
     def new_leases(self) -> Leases:
