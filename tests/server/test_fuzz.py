@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from bestiary.server import protocol
 from tests.server.conftest import Server, auth
 from tests.server.tables import (
     GAMES,
@@ -134,11 +135,23 @@ class Sockets:
             ws.__exit__(None, None, None)
 
 
+def chat_text(raw: str | bytes) -> str | None:
+    """The text of the chat line `raw` asks for, when it is a well-formed chat message (whatever the probe
+    meant it to be: a typed or JSON probe may make one too)."""
+    if isinstance(raw, bytes):
+        return None
+    try:
+        message = protocol.client_message.validate_python(json.loads(raw))
+    except (ValueError, RecursionError):  # not JSON, or not a message (pydantic's ValidationError is a ValueError)
+        return None
+    return message.text if isinstance(message, protocol.Chat) else None
+
+
 def ws_probe(sockets: Sockets, kind: str, pick: int, filler: Any, others: list[Table], sent: Counter[str]) -> None:
     client, table = sockets.client, sockets.table
     version, to_act, mover, action, window = position(client, table, pick)
     idle = [seat for seat in range(len(table.tokens)) if seat not in to_act]
-    ws, chat = sockets.seats[pick % len(sockets.seats)], None
+    ws = sockets.seats[pick % len(sockets.seats)]
     raw: str | bytes
     if kind == "text":
         raw = as_text(filler)
@@ -183,8 +196,7 @@ def ws_probe(sockets: Sockets, kind: str, pick: int, filler: Any, others: list[T
             assert closed.value.code == 4403
         return
     elif kind == "chat":
-        chat = as_text(filler)
-        raw = json.dumps({"type": "chat", "text": chat})
+        raw = json.dumps({"type": "chat", "text": as_text(filler)})
     elif kind == "legal" and to_act:
         ws = sockets.seats[mover]
         raw = json.dumps({"type": "move", "action": action, "version": version, "ref": f"legal{pick}"})
@@ -193,7 +205,7 @@ def ws_probe(sockets: Sockets, kind: str, pick: int, filler: Any, others: list[T
     before = snapshot(client, table.code)
     ws.send_bytes(raw) if isinstance(raw, bytes) else ws.send_text(raw)
     sent["websocket"] += 1
-    answer = sockets.answer(ws, chat)
+    answer = sockets.answer(ws, chat_text(raw))
     if answer["type"] == "error":
         assert_clear_error(answer, websocket=True)
         assert answer["error"] in WS_EXPECTED.get(kind, {answer["error"]}), (kind, raw, answer)

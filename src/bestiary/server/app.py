@@ -23,6 +23,7 @@ from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
 from bestiary.server.limits import LOBBY_PAGE, LOBBY_PAGE_MAX
 from bestiary.server.rooms import (
+    CLOSE_BEHIND,
     CLOSE_MOVED,
     HANG_UP,
     Connection,
@@ -312,40 +313,40 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             return
         except WebSocketDisconnect:
             return
-        connection = Connection(seat, events_seen=hello.events_seen)
+        connection = Connection(seat, events_seen=hello.events_seen, max_outbox=limits.max_outbox)
         writer = asyncio.create_task(write_outbox(websocket, connection))
         async with room.lock:
             if room.closed:  # handed over to another worker meanwhile: the client reconnects there
-                connection.close_code = CLOSE_MOVED
-                connection.outbox.put_nowait(HANG_UP)
+                connection.hang_up(CLOSE_MOVED)
             else:
                 room.connections.add(connection)
                 room.send_view(connection, "welcome")
                 room.presence.arrived(connection)
+        reader = asyncio.create_task(read_messages(websocket, guard, room, hello.token, connection))
+        cut_off = asyncio.create_task(connection.behind.wait())  # it stopped reading (Connection.max_outbox)
         try:
-            while True:
-                try:
-                    raw = await guard.receive(websocket)
-                except ServerError as error:
-                    connection.outbox.put_nowait(error_message(error))
-                    continue
-                answer = await handle(room, hello.token, raw)
-                if answer is not None:
-                    connection.outbox.put_nowait(answer)
+            await asyncio.wait((reader, cut_off), return_when=asyncio.FIRST_COMPLETED)
+            if reader.done():
+                reader.result()
         except TooManyStrikes as abuse:
             # the answers queued for the earlier messages go first, then the closing one, then the close
-            connection.outbox.put_nowait(error_message(abuse.error))
-            connection.outbox.put_nowait(HANG_UP)
+            connection.send(error_message(abuse.error))
+            connection.hang_up()
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
                 await asyncio.wait_for(asyncio.shield(writer), DRAIN_SECONDS)
                 await websocket.close(code=abuse.close_code)
         except WebSocketDisconnect:
             pass
         finally:
+            reader.cancel()
+            cut_off.cancel()
             room.connections.discard(connection)
             writer.cancel()
             if not room.closed and not any(other.seat == connection.seat for other in room.connections):
                 room.disconnected(connection.seat)
+        if connection.behind.is_set():  # the close frame goes once the client reads what its socket holds
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
+                await asyncio.wait_for(websocket.close(code=CLOSE_BEHIND), DRAIN_SECONDS)
 
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
@@ -404,13 +405,26 @@ async def handle(room: Room, token: str | None, raw: str) -> dict[str, Any] | No
         return error_message(error, ref)
 
 
+async def read_messages(websocket: WebSocket, guard: MessageGuard, room: Room, token: str | None,
+                        connection: Connection) -> NoReturn:
+    """Answers the client's messages, in order, until it goes (WebSocketDisconnect) or breaks the limits once
+    too often (TooManyStrikes)."""
+    while True:
+        try:
+            raw = await guard.receive(websocket)
+        except ServerError as error:
+            connection.send(error_message(error))
+            continue
+        answer = await handle(room, token, raw)
+        if answer is not None:
+            connection.send(answer)
+
+
 async def write_outbox(websocket: WebSocket, connection: Connection) -> None:
     """Sends the connection's messages in order until HANG_UP."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while (message := await connection.outbox.get()) is not HANG_UP:
-            if isinstance(message, str):
-                await websocket.send_text(message)
-            else:
-                await websocket.send_json(message)
+            await websocket.send_text(message)
+            connection.written(message)
         if connection.close_code is not None:  # the room moved to another worker
             await websocket.close(code=connection.close_code)
