@@ -16,7 +16,8 @@ from websockets.frames import Opcode
 from websockets.uri import parse_uri
 
 from bestiary.server.app import create_app
-from bestiary.server.rooms import CLOSE_BEHIND, Connection, Hub, Settings
+from bestiary.server.limits import CLOSE_BEHIND
+from bestiary.server.rooms import Connection, Hub, Settings
 from tests.server.tables import serving
 
 LIMIT = 32 * 1024  # characters of JSON waiting for one websocket
@@ -114,7 +115,7 @@ def test_a_client_that_does_not_read_is_cut_off_with_its_outbox_bounded_and_come
             await until(talker, "welcome")
             peak, lines, other_moves, other_version = 0, 0, 0, 0
             while (held := seat_connection(hub, code, 0)) is not None and lines < MAX_LINES:
-                peak = max(peak, held.queued)
+                peak = max(peak, held.outbox.queued)
                 await talker.send(json.dumps({"type": "chat", "text": LINE}))
                 await until(talker, "chat")  # the talker is answered at once, however far the sleeper is behind
                 lines += 1

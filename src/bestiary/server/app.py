@@ -21,11 +21,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bestiary.agents import agent_names
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
-from bestiary.server.limits import LOBBY_PAGE, LOBBY_PAGE_MAX
+from bestiary.server.limits import CLOSE_BEHIND, HANG_UP, LOBBY_PAGE, LOBBY_PAGE_MAX, Outbox
 from bestiary.server.rooms import (
-    CLOSE_BEHIND,
     CLOSE_MOVED,
-    HANG_UP,
     Connection,
     Hub,
     Room,
@@ -313,25 +311,26 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             return
         except WebSocketDisconnect:
             return
-        connection = Connection(seat, events_seen=hello.events_seen, max_outbox=limits.max_outbox)
+        connection = Connection(seat, outbox=Outbox(limits.max_outbox), events_seen=hello.events_seen)
         writer = asyncio.create_task(write_outbox(websocket, connection))
         async with room.lock:
             if room.closed:  # handed over to another worker meanwhile: the client reconnects there
-                connection.hang_up(CLOSE_MOVED)
+                connection.close_code = CLOSE_MOVED
+                connection.outbox.put_nowait(HANG_UP)
             else:
                 room.connections.add(connection)
                 room.send_view(connection, "welcome")
                 room.presence.arrived(connection)
         reader = asyncio.create_task(read_messages(websocket, guard, room, hello.token, connection))
-        cut_off = asyncio.create_task(connection.behind.wait())  # it stopped reading (Connection.max_outbox)
+        cut_off = asyncio.create_task(connection.outbox.behind.wait())  # it stopped reading (Outbox)
         try:
             await asyncio.wait((reader, cut_off), return_when=asyncio.FIRST_COMPLETED)
             if reader.done():
                 reader.result()
         except TooManyStrikes as abuse:
             # the answers queued for the earlier messages go first, then the closing one, then the close
-            connection.send(error_message(abuse.error))
-            connection.hang_up()
+            connection.outbox.put_nowait(error_message(abuse.error))
+            connection.outbox.put_nowait(HANG_UP)
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
                 await asyncio.wait_for(asyncio.shield(writer), DRAIN_SECONDS)
                 await websocket.close(code=abuse.close_code)
@@ -344,7 +343,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             writer.cancel()
             if not room.closed and not any(other.seat == connection.seat for other in room.connections):
                 room.disconnected(connection.seat)
-        if connection.behind.is_set():  # the close frame goes once the client reads what its socket holds
+        if connection.outbox.behind.is_set():  # the close frame goes once the client reads what its socket holds
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
                 await asyncio.wait_for(websocket.close(code=CLOSE_BEHIND), DRAIN_SECONDS)
 
@@ -413,11 +412,11 @@ async def read_messages(websocket: WebSocket, guard: MessageGuard, room: Room, t
         try:
             raw = await guard.receive(websocket)
         except ServerError as error:
-            connection.send(error_message(error))
+            connection.outbox.put_nowait(error_message(error))
             continue
         answer = await handle(room, token, raw)
         if answer is not None:
-            connection.send(answer)
+            connection.outbox.put_nowait(answer)
 
 
 async def write_outbox(websocket: WebSocket, connection: Connection) -> None:
@@ -425,6 +424,6 @@ async def write_outbox(websocket: WebSocket, connection: Connection) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while (message := await connection.outbox.get()) is not HANG_UP:
             await websocket.send_text(message)
-            connection.written(message)
+            connection.outbox.written(message)
         if connection.close_code is not None:  # the room moved to another worker
             await websocket.close(code=connection.close_code)

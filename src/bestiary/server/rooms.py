@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import random
 import re
@@ -33,13 +32,20 @@ from bestiary.server import protocol
 from bestiary.server.cluster import ADOPT_SECONDS, HANDED_OVER_SECONDS, Leases
 from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc, hash_token, now
-from bestiary.server.limits import DEFAULT_OPTION_RANGES, LOBBY_PAGE, ConfiguredGames, OptionRange, out_of_range
+from bestiary.server.limits import (
+    DEFAULT_OPTION_RANGES,
+    HANG_UP,
+    LOBBY_PAGE,
+    ConfiguredGames,
+    OptionRange,
+    Outbox,
+    out_of_range,
+)
 from bestiary.server.presence import Presence
 from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 
 WINDOW_KINDS = ("response", "race", "simultaneous")
 CLOSE_MOVED = 1012  # RFC 6455 "service restart": the room moved to another worker; reconnect
-CLOSE_BEHIND = 1013  # RFC 6455 "try again later": the client did not read its messages (Settings.max_outbox)
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
 UNAVAILABLE = "the database is not answering, so nothing was changed; try again in a moment"
@@ -85,53 +91,15 @@ class OpenWindow:
     deadline: float  # event-loop time
 
 
-HANG_UP = "\0hang up"  # put in an outbox after its last message: the writer stops there (no JSON text is it)
-
-
 @dataclass(eq=False)
 class Connection:
-    """One websocket: who it speaks for, how much of the event log it has been sent, and the messages waiting
-    to be written to it. Those may hold at most `max_outbox` characters of JSON (None: no bound): a client
-    that does not read its socket is cut off (`behind` is set, CLOSE_BEHIND) instead of holding ever more of
-    the server's memory. A message into an empty outbox always goes, however large (a long game's welcome)."""
+    """One websocket: who it speaks for, how much of the event log it has been sent, and what waits to be
+    written to it (bounded: server/limits.py)."""
 
     seat: int | None
-    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)  # JSON text, perhaps HANG_UP last
+    outbox: Outbox = field(default_factory=Outbox)
     events_seen: int = 0
     close_code: int | None = None  # set with HANG_UP: the writer then closes the websocket with it
-    max_outbox: int | None = None
-    queued: int = 0  # characters waiting in the outbox or being written now
-    closing: bool = False  # hung up or cut off: nothing more is queued
-    behind: asyncio.Event = field(default_factory=asyncio.Event)  # set once cut off for not reading
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        """Queue a message (a dict is made JSON here); past the bound, cut the connection off instead."""
-        if self.closing:
-            return
-        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"),
-                                                                      ensure_ascii=False)
-        if self.max_outbox is not None and self.queued and self.queued + len(text) > self.max_outbox:
-            self.cut_off()
-            return
-        self.queued += len(text)
-        self.outbox.put_nowait(text)
-
-    def written(self, text: str) -> None:
-        self.queued -= len(text)
-
-    def hang_up(self, close_code: int | None = None) -> None:
-        """After the messages queued so far, the writer stops (and closes the websocket with `close_code`)."""
-        self.close_code, self.closing = close_code, True
-        self.outbox.put_nowait(HANG_UP)
-
-    def cut_off(self) -> None:
-        """The client is not reading: what waits for it is dropped, and its websocket handler closes it."""
-        log.warning("a connection to seat %s fell %d characters behind: cut off (%d)", self.seat, self.queued,
-                    CLOSE_BEHIND)
-        while not self.outbox.empty():
-            self.written(self.outbox.get_nowait())
-        self.close_code, self.closing = CLOSE_BEHIND, True
-        self.behind.set()
 
 
 @dataclass
@@ -330,9 +298,8 @@ class Room:
             if seat is None:
                 raise ServerError("spectator", "spectators cannot chat; join a seat to talk", 403)
             line = protocol.ChatLine(seat=seat, name=self.seats[seat].name or f"P{seat + 1}", text=text)
-            made = line.model_dump_json()
             for connection in self.connections:
-                connection.send(made)
+                connection.outbox.put_nowait(line.model_dump(mode="json"))
 
     async def start(self) -> None:
         if self.status == "waiting":
@@ -594,7 +561,7 @@ class Room:
         audience = (connection.seat, connection.events_seen)
         if made is not None and audience in made:
             text, connection.events_seen = made[audience]
-            connection.send(text)
+            connection.outbox.put_nowait(text)
             return
         view = self.view(connection.seat, connection.events_seen)
         connection.events_seen = view.events_from + len(view.events)
@@ -603,7 +570,7 @@ class Room:
         text = message.model_dump_json()
         if made is not None:
             made[audience] = text, connection.events_seen
-        connection.send(text)
+        connection.outbox.put_nowait(text)
 
     def close(self) -> None:
         self.closed = True
@@ -850,7 +817,8 @@ class Hub:
         for room in list(self.rooms.values()):
             room.close()
             for connection in room.connections:
-                connection.hang_up(CLOSE_MOVED)
+                connection.close_code = CLOSE_MOVED
+                connection.outbox.put_nowait(HANG_UP)
         self.rooms.clear()
         if self.leases is not None:
             self.leases.close()
@@ -877,7 +845,8 @@ class Hub:
                     del self.rooms[code]
                 room.close()
                 for connection in room.connections:
-                    connection.hang_up(CLOSE_MOVED)
+                    connection.close_code = CLOSE_MOVED
+                    connection.outbox.put_nowait(HANG_UP)
             log.info("room %s: handed over to another worker", code)
         self.handed_over[code] = asyncio.get_running_loop().time()
         await self.let_go(code)
