@@ -250,16 +250,19 @@ def test_websocket_fuzz_refuses_bad_messages_cleanly_and_changes_nothing(tables:
 
 def test_a_refused_chat_is_told_apart_from_an_earlier_line_with_the_same_text(tables: Any) -> None:
     # a seat's chat line is still unread on the spectator's socket when the spectator sends the same text:
-    # the spectator's answer is the refusal, and the answer to its next message is that message's own
+    # the spectator's answer is the refusal, and the answer to its next message is that message's own; a
+    # typed probe that happens to be a well-formed chat (pick 65: {"type": "chat", "text": ...} from seat 1)
+    # is answered by its line
     client, rooms = tables
     sockets, sent = Sockets(client, rooms[0]), Counter[str]()
     spectator = len(sockets.seats) - 1
     try:
-        for kind, pick, filler in [("chat", 0, "0"), ("chat", spectator, "0"), ("binary", spectator, b"0")]:
+        for kind, pick, filler in [("chat", 0, "0"), ("chat", spectator, "0"), ("binary", spectator, b"0"),
+                                   ("typed", 65, "hi"), ("ping", 0, None)]:
             ws_probe(sockets, kind, pick, filler, rooms[1:], sent)
     finally:
         sockets.close()
-    assert sent["websocket"] == 3
+    assert sent["websocket"] == 5
 
 # -- REST ------------------------------------------------------------------------------------------
 REST_KINDS = ("garbage-token", "other-room-token", "not-bearer", "out-of-turn", "spectator", "stale", "replayed",
