@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from bestiary.server.app import create_app
@@ -92,16 +94,27 @@ def assert_clear_error(body: Any, websocket: bool = False) -> None:
 @contextlib.contextmanager
 def live_server(database_url: str, settings: Settings = UNLIMITED) -> Iterator[str]:
     """The app under uvicorn on a loopback port, in a thread: real sockets, real concurrency. Yields host:port."""
-    server = uvicorn.Server(uvicorn.Config(create_app(database_url, settings), host="127.0.0.1", port=0,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    with serving(create_app(database_url, settings)) as host:
+        yield host
+
+
+@contextlib.contextmanager
+def serving(app: FastAPI, send_buffer: int | None = None) -> Iterator[str]:
+    """`app` under uvicorn on a loopback port, in a thread; `send_buffer`: each connection's kernel send buffer
+    in bytes (a small one makes a client that does not read fill it soon). Yields host:port."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    if send_buffer is not None:  # accepted sockets inherit it from the listening one
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.01)
     try:
-        yield f"127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+        yield f"127.0.0.1:{listener.getsockname()[1]}"
     finally:
         server.should_exit = True
         thread.join(20)
+        listener.close()

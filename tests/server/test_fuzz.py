@@ -12,7 +12,7 @@ import json
 import math
 import os
 import random
-from collections import Counter
+from collections import Counter, deque
 from typing import Any
 from urllib.parse import quote
 
@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from bestiary.server import protocol
 from tests.server.conftest import Server, auth
 from tests.server.tables import (
     GAMES,
@@ -105,28 +106,52 @@ class Sockets:
             assert ws.receive_json()["type"] == "welcome"
             self.seats.append(ws)
         self.accepted: list[tuple[int, str]] = []  # (seat, the exact text of a move the server took)
+        # each socket's chat lines sent to it for the others' chats and not read yet, oldest first
+        self.unread_chats: list[deque[str]] = [deque() for _ in self.seats]
 
     def spectator(self) -> WebSocketTestSession:
         return self.seats[-1]
+
+    def answer(self, ws: WebSocketTestSession, chat: str | None = None) -> dict[str, Any]:
+        """The answer to the message just sent on `ws`, past the state and chat broadcasts queued before it;
+        for a chat, its own line, told apart from an earlier chat of another seat with the same text."""
+        unread = self.unread_chats[self.seats.index(ws)]
+        while True:
+            message = ws.receive_json()
+            if message["type"] == "chat" and unread:  # the lines of the others' chats come first, in order
+                assert message["text"] == unread.popleft(), message
+                continue
+            if message["type"] in ("error", "accepted", "pong") or (message["type"] == "chat"
+                                                                    and message["text"] == chat):
+                if message["type"] == "chat":  # the others have its line waiting too
+                    for other, lines in zip(self.seats, self.unread_chats, strict=True):
+                        if other is not ws:
+                            lines.append(message["text"])
+                return dict(message)
+            assert message["type"] == "state", message
 
     def close(self) -> None:
         for ws in self.seats:
             ws.__exit__(None, None, None)
 
 
-def answer_of(ws: WebSocketTestSession, chat: str | None = None) -> dict[str, Any]:
-    """The sender's answer, past the state and chat broadcasts queued before it."""
-    while True:
-        message = ws.receive_json()
-        if message["type"] in ("error", "accepted", "pong") or (message["type"] == "chat" and message["text"] == chat):
-            return dict(message)
+def chat_text(raw: str | bytes) -> str | None:
+    """The text of the chat line `raw` asks for, when it is a well-formed chat message (whatever the probe
+    meant it to be: a typed or JSON probe may make one too)."""
+    if isinstance(raw, bytes):
+        return None
+    try:
+        message = protocol.client_message.validate_python(json.loads(raw))
+    except (ValueError, RecursionError):  # not JSON, or not a message (pydantic's ValidationError is a ValueError)
+        return None
+    return message.text if isinstance(message, protocol.Chat) else None
 
 
 def ws_probe(sockets: Sockets, kind: str, pick: int, filler: Any, others: list[Table], sent: Counter[str]) -> None:
     client, table = sockets.client, sockets.table
     version, to_act, mover, action, window = position(client, table, pick)
     idle = [seat for seat in range(len(table.tokens)) if seat not in to_act]
-    ws, chat = sockets.seats[pick % len(sockets.seats)], None
+    ws = sockets.seats[pick % len(sockets.seats)]
     raw: str | bytes
     if kind == "text":
         raw = as_text(filler)
@@ -171,8 +196,7 @@ def ws_probe(sockets: Sockets, kind: str, pick: int, filler: Any, others: list[T
             assert closed.value.code == 4403
         return
     elif kind == "chat":
-        chat = as_text(filler)
-        raw = json.dumps({"type": "chat", "text": chat})
+        raw = json.dumps({"type": "chat", "text": as_text(filler)})
     elif kind == "legal" and to_act:
         ws = sockets.seats[mover]
         raw = json.dumps({"type": "move", "action": action, "version": version, "ref": f"legal{pick}"})
@@ -181,7 +205,7 @@ def ws_probe(sockets: Sockets, kind: str, pick: int, filler: Any, others: list[T
     before = snapshot(client, table.code)
     ws.send_bytes(raw) if isinstance(raw, bytes) else ws.send_text(raw)
     sent["websocket"] += 1
-    answer = answer_of(ws, chat)
+    answer = sockets.answer(ws, chat_text(raw))
     if answer["type"] == "error":
         assert_clear_error(answer, websocket=True)
         assert answer["error"] in WS_EXPECTED.get(kind, {answer["error"]}), (kind, raw, answer)
@@ -195,9 +219,6 @@ def ws_probe(sockets: Sockets, kind: str, pick: int, filler: Any, others: list[T
         assert snapshot(client, table.code) == before, (kind, raw, answer)
 
 
-# Known defect, open (seen on the earlier server too, about one run in four): a seat's socket now and then
-# gets an answer meant for another message, e.g. "spectators cannot chat" for a binary frame.
-@pytest.mark.xfail(reason="an answer sometimes arrives out of step with its message", strict=False)
 def test_websocket_fuzz_refuses_bad_messages_cleanly_and_changes_nothing(tables: Any) -> None:
     client, rooms = tables
     all_sockets = [Sockets(client, table) for table in rooms]
@@ -219,12 +240,29 @@ def test_websocket_fuzz_refuses_bad_messages_cleanly_and_changes_nothing(tables:
         for sockets in all_sockets:  # every connection is still served
             for ws in sockets.seats:
                 ws.send_json({"type": "ping"})
-                assert answer_of(ws) == {"type": "pong"}
+                assert sockets.answer(ws) == {"type": "pong"}
     finally:
         for sockets in all_sockets:
             sockets.close()
     assert sent["websocket"] >= share("websocket")
 
+
+
+def test_a_refused_chat_is_told_apart_from_an_earlier_line_with_the_same_text(tables: Any) -> None:
+    # a seat's chat line is still unread on the spectator's socket when the spectator sends the same text:
+    # the spectator's answer is the refusal, and the answer to its next message is that message's own; a
+    # typed probe that happens to be a well-formed chat (pick 65: {"type": "chat", "text": ...} from seat 1)
+    # is answered by its line
+    client, rooms = tables
+    sockets, sent = Sockets(client, rooms[0]), Counter[str]()
+    spectator = len(sockets.seats) - 1
+    try:
+        for kind, pick, filler in [("chat", 0, "0"), ("chat", spectator, "0"), ("binary", spectator, b"0"),
+                                   ("typed", 65, "hi"), ("ping", 0, None)]:
+            ws_probe(sockets, kind, pick, filler, rooms[1:], sent)
+    finally:
+        sockets.close()
+    assert sent["websocket"] == 5
 
 # -- REST ------------------------------------------------------------------------------------------
 REST_KINDS = ("garbage-token", "other-room-token", "not-bearer", "out-of-turn", "spectator", "stale", "replayed",

@@ -205,11 +205,13 @@ def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: made.update(run=kwargs))
     result = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path), "--max-message-bytes", "2048",
                                       "--message-rate", "4", "--message-burst", "8", "--max-strikes", "3",
-                                      "--max-body-bytes", "5000", "--finished-room-seconds", "60"])
+                                      "--max-body-bytes", "5000", "--finished-room-seconds", "60",
+                                      "--max-outbox", "4096"])
     assert result.exit_code == 0, result.output
     settings = made["settings"]
     assert (settings.max_message_bytes, settings.message_rate, settings.message_burst, settings.max_strikes,
-            settings.max_body_bytes, settings.finished_room_seconds) == (2048, 4.0, 8, 3, 5000, 60.0)
+            settings.max_body_bytes, settings.finished_room_seconds, settings.max_outbox
+            ) == (2048, 4.0, 8, 3, 5000, 60.0, 4096)
     assert made["run"]["ws_max_size"] >= 2048
 
 

@@ -34,6 +34,9 @@ def serve(
     message_burst: Annotated[int, typer.Option(help="websocket messages one connection may send at once")] = 30,
     max_strikes: Annotated[int, typer.Option(
         help="oversized, binary or over-rate messages before the server closes the connection")] = 20,
+    max_outbox: Annotated[int, typer.Option(
+        help="characters of JSON (bytes, for ASCII) that may wait to be sent to one websocket; a client that "
+             "does not read past that is cut off (close code 1013) and may reconnect", min=1)] = 1 << 20,
     max_body_bytes: Annotated[int, typer.Option(help="largest REST request body, in bytes")] = 65536,
     finished_room_seconds: Annotated[float, typer.Option(
         help="seconds a finished room stays in memory after its last connection (it reloads on demand)")] = 300.0,
@@ -96,7 +99,7 @@ def serve(
     settings = Settings(bot_delay=bot_delay, reaction_scale=reaction_scale, automatic_passes=automatic_passes,
                         disconnect_grace=disconnect_grace or None,
                         max_message_bytes=max_message_bytes, message_rate=message_rate, message_burst=message_burst,
-                        max_strikes=max_strikes, max_body_bytes=max_body_bytes,
+                        max_strikes=max_strikes, max_outbox=max_outbox, max_body_bytes=max_body_bytes,
                         finished_room_seconds=finished_room_seconds, option_ranges=ranges, games_kept=games_kept,
                         waiting_rooms_per_address=waiting_rooms_per_address, max_waiting_rooms=max_waiting_rooms,
                         waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster)

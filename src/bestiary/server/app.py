@@ -21,10 +21,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bestiary.agents import agent_names
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
-from bestiary.server.limits import LOBBY_PAGE, LOBBY_PAGE_MAX
+from bestiary.server.limits import CLOSE_BEHIND, HANG_UP, LOBBY_PAGE, LOBBY_PAGE_MAX, Outbox
 from bestiary.server.rooms import (
     CLOSE_MOVED,
-    HANG_UP,
     Connection,
     Hub,
     Room,
@@ -314,7 +313,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             return
         except WebSocketDisconnect:
             return
-        connection = Connection(seat, events_seen=hello.events_seen)
+        connection = Connection(seat, outbox=Outbox(limits.max_outbox), events_seen=hello.events_seen)
         writer = asyncio.create_task(write_outbox(websocket, connection))
         async with room.lock:
             if room.closed:  # handed over to another worker meanwhile: the client reconnects there
@@ -324,16 +323,12 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
                 room.connections.add(connection)
                 room.send_view(connection, "welcome")
                 room.presence.arrived(connection)
+        reader = asyncio.create_task(read_messages(websocket, guard, room, hello.token, connection))
+        cut_off = asyncio.create_task(connection.outbox.behind.wait())  # it stopped reading (Outbox)
         try:
-            while True:
-                try:
-                    raw = await guard.receive(websocket)
-                except ServerError as error:
-                    connection.outbox.put_nowait(error_message(error))
-                    continue
-                answer = await handle(room, hello.token, raw)
-                if answer is not None:
-                    connection.outbox.put_nowait(answer)
+            await asyncio.wait((reader, cut_off), return_when=asyncio.FIRST_COMPLETED)
+            if reader.done():
+                reader.result()
         except TooManyStrikes as abuse:
             # the answers queued for the earlier messages go first, then the closing one, then the close
             connection.outbox.put_nowait(error_message(abuse.error))
@@ -344,10 +339,15 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         except WebSocketDisconnect:
             pass
         finally:
+            reader.cancel()
+            cut_off.cancel()
             room.connections.discard(connection)
             writer.cancel()
             if not room.closed and not any(other.seat == connection.seat for other in room.connections):
                 room.disconnected(connection.seat)
+        if connection.outbox.behind.is_set():  # the close frame goes once the client reads what its socket holds
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
+                await asyncio.wait_for(websocket.close(code=CLOSE_BEHIND), DRAIN_SECONDS)
 
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
@@ -406,13 +406,26 @@ async def handle(room: Room, token: str | None, raw: str) -> dict[str, Any] | No
         return error_message(error, ref)
 
 
+async def read_messages(websocket: WebSocket, guard: MessageGuard, room: Room, token: str | None,
+                        connection: Connection) -> NoReturn:
+    """Answers the client's messages, in order, until it goes (WebSocketDisconnect) or breaks the limits once
+    too often (TooManyStrikes)."""
+    while True:
+        try:
+            raw = await guard.receive(websocket)
+        except ServerError as error:
+            connection.outbox.put_nowait(error_message(error))
+            continue
+        answer = await handle(room, token, raw)
+        if answer is not None:
+            connection.outbox.put_nowait(answer)
+
+
 async def write_outbox(websocket: WebSocket, connection: Connection) -> None:
     """Sends the connection's messages in order until HANG_UP."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while (message := await connection.outbox.get()) is not HANG_UP:
-            if isinstance(message, str):
-                await websocket.send_text(message)
-            else:
-                await websocket.send_json(message)
+            await websocket.send_text(message)
+            connection.outbox.written(message)
         if connection.close_code is not None:  # the room moved to another worker
             await websocket.close(code=connection.close_code)

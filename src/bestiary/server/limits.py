@@ -1,4 +1,5 @@
-"""What one client may make the server build and keep: option ranges, configured games, waiting rooms, lobby pages.
+"""What one client may make the server build and keep: option ranges, configured games, waiting rooms, lobby
+pages, and the messages waiting for one websocket.
 
 A game's options say what its rules allow; a server online plays a narrower range of the options that make
 a larger game to build and hold (card sets, board sizes), so that a room creation costs a bounded amount of
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -20,6 +22,9 @@ from bestiary.core.api import Game
 RANGE = re.compile(r"(?P<game>[a-z0-9-]+)\.(?P<option>[a-z_][a-z0-9_]*)=(?P<low>\d+)\.\.(?P<high>\d+)")
 LOBBY_PAGE = 50  # rooms in one lobby page unless the client asks for fewer
 LOBBY_PAGE_MAX = 200
+HANG_UP = "\0hang up"  # put in an outbox after its last message: the writer stops there (no JSON text is it)
+CLOSE_BEHIND = 1013  # RFC 6455 "try again later": the client did not read what was sent to it (Outbox)
+log = logging.getLogger("bestiary.server")
 
 
 @dataclass(frozen=True)
@@ -97,3 +102,45 @@ class ConfiguredGames:
 
     def __len__(self) -> int:
         return len(self.games)
+
+
+class Outbox(asyncio.Queue[str]):
+    """The messages waiting to be written to one websocket, as JSON text, at most `limit` characters of them
+    (None: no bound). The message that would go past the bound cuts the connection off instead: a client that
+    does not read its socket must not hold ever more of the server's memory. What waits is then dropped,
+    nothing more is queued, and `behind` is set for the connection's handler to close it (CLOSE_BEHIND). A
+    message into an empty outbox always goes, however large (a long game's welcome)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        super().__init__()
+        self.limit = limit
+        self.queued = 0  # characters waiting, or being written now
+        self.closing = False  # hung up or cut off
+        self.behind = asyncio.Event()  # cut off for not reading
+
+    def put_nowait(self, message: str | dict[str, Any]) -> None:
+        """Queue a message (a dict is made JSON here), or HANG_UP after the last one."""
+        if message is HANG_UP:
+            self.closing = True
+            super().put_nowait(HANG_UP)
+            return
+        if self.closing:
+            return
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"),
+                                                                      ensure_ascii=False)
+        if self.limit is not None and self.queued and self.queued + len(text) > self.limit:
+            self.cut_off()
+            return
+        self.queued += len(text)
+        super().put_nowait(text)
+
+    def written(self, text: str) -> None:
+        self.queued -= len(text)
+
+    def cut_off(self) -> None:
+        log.warning("a websocket did not read what was sent to it (over %d characters waited): cut off (%d)",
+                    self.limit, CLOSE_BEHIND)
+        while not self.empty():
+            self.written(self.get_nowait())
+        self.closing = True
+        self.behind.set()

@@ -32,7 +32,15 @@ from bestiary.server import protocol
 from bestiary.server.cluster import ADOPT_SECONDS, HANDED_OVER_SECONDS, Leases
 from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc, hash_token, now
-from bestiary.server.limits import DEFAULT_OPTION_RANGES, LOBBY_PAGE, ConfiguredGames, OptionRange, out_of_range
+from bestiary.server.limits import (
+    DEFAULT_OPTION_RANGES,
+    HANG_UP,
+    LOBBY_PAGE,
+    ConfiguredGames,
+    OptionRange,
+    Outbox,
+    out_of_range,
+)
 from bestiary.server.presence import Presence
 from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 
@@ -111,15 +119,13 @@ class SeenLog:
         return share
 
 
-HANG_UP: dict[str, Any] = {}  # put in an outbox after its last message: the writer stops there
-
-
 @dataclass(eq=False)
 class Connection:
-    """One websocket: who it speaks for and how much of the event log it has been sent."""
+    """One websocket: who it speaks for, how much of the event log it has been sent, and what waits to be
+    written to it (bounded: server/limits.py)."""
 
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any] | str] = field(default_factory=asyncio.Queue)  # str: JSON already made
+    outbox: Outbox = field(default_factory=Outbox)
     events_seen: int = 0
     close_code: int | None = None  # set with HANG_UP: the writer then closes the websocket with it
 
@@ -133,6 +139,7 @@ class Settings:
     message_rate: float = 10.0  # websocket messages a connection may send per second, on average...
     message_burst: int = 30  # ...and at once
     max_strikes: int = 20  # oversized, binary or over-rate messages a connection may send before it is closed
+    max_outbox: int = 1 << 20  # characters of JSON waiting for one websocket before it is cut off (CLOSE_BEHIND)
     max_body_bytes: int = 65536  # one REST request body
     finished_room_seconds: float = 300.0  # a finished room leaves memory this long after its last connection
     automatic_passes: bool = True  # a person's seat that can only pass a window passes by itself (agents/pacing.py)
@@ -773,8 +780,10 @@ class Hub:
             room.state.apply_action(action, player=None if player == CHANCE else player)
         room.restore_window(row["window_opened_at"], row["window_closes_at"])
         self.rooms[code] = room
-        if room.status == "finished":  # loaded for a look (a replay, a rematch): not kept for ever
-            room.later(self.settings.finished_room_seconds, room.evict_when_idle)
+        # Whoever asked for it (a restart, an adoption, or a request reaching a worker before its adoption round
+        # does), the room plays on at once: its bots, windows, clocks and graces are armed, and a finished room
+        # loaded for a look is set to leave memory again.
+        room.changed()
         return room
 
     async def resume(self) -> int:
@@ -789,13 +798,10 @@ class Hub:
         codes = await self.store.run(self.store.room_codes, ("waiting", "playing"))
         for code in codes:
             try:
-                room = self.rooms.get(code) or await self.load(code)
+                if code not in self.rooms:
+                    await self.load(code)  # which sets its bots, windows and clocks running again
             except BestiaryError as error:  # e.g. a record from older rules: keep it, play the rest
                 log.error("room %s cannot resume: %s", code, error)
-                continue
-            if room is not None:
-                async with room.lock:
-                    room.changed()
         return len(codes)
 
     # -- with other workers (server/cluster.py) -----------------------------------------------------
@@ -818,11 +824,9 @@ class Hub:
                 log.error("room %s cannot resume: %s", code, error)
                 await self.let_go(code)
                 continue
-            if room is not None:
+            if room is not None:  # loading it set its bots, windows and clocks running again
                 log.info("room %s: taken over", code)
                 taken += 1
-                async with room.lock:
-                    room.changed()
         return taken
 
     def new_leases(self) -> Leases:
