@@ -315,9 +315,8 @@ def reaction_applies(state: CubeState, card: int, trigger: str) -> bool:
     keyword, target = game.reaction_effects[card]
     if keyword == "cancel-effect":
         return not state.cancelled
-    if trigger == "attack" and (rules.owner_of(state, state.attacker) == NO_CARD
-                                or rules.owner_of(state, state.defender) == NO_CARD):
-        return False  # the attack is off: a creature in it has been defeated
+    if trigger == "attack" and rules.attack_called_off(state):
+        return False
     if keyword in ("prevent-attack", "reduce-damage"):
         return not state.prevented
     if target == "defender":
@@ -345,14 +344,18 @@ def open_window(state: CubeState, trigger: str) -> None:
     # CUBE-51: after an action that can be answered, the window opens to the other players still in the game
     # who hold a card (in_window); those with a reaction that answers may play one, the others can only pass.
     state.window = trigger
-    state.responders = []
-    if state.game.reactions_in_play:
-        n = state.game.num_players
+    responders: list[int] = []
+    game = state.game
+    if game.reactions_in_play:
+        n = game.num_players
+        answerers = game.options.response_windows == "answerers"
+        hands, out = state.hands, state.out
         for step in range(1, n):
             player = (state.current + step) % n
-            if not state.out[player] and in_window(state, player, trigger):
-                state.responders.append(player)
-    if state.responders:
+            if not out[player] and (holds_reaction(state, player, trigger) if answerers else hands[player]):
+                responders.append(player)
+    state.responders = responders
+    if responders:
         state.phase = RESPOND
     else:
         close_window(state)
@@ -401,7 +404,7 @@ def close_window(state: CubeState) -> None:
         return
     if state.prevented:
         end_attack(state)
-    elif rules.owner_of(state, state.attacker) == NO_CARD or rules.owner_of(state, state.defender) == NO_CARD:
+    elif rules.attack_called_off(state):
         state._log_later(events.attack_off)
         end_attack(state)
     else:

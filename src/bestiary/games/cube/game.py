@@ -136,6 +136,13 @@ class CubeCreatures(Game):
         power's test (None: no power)."""
         cards = range(len(self.ids))
         kinds, effect, power = self.ctype, self.effect, self.power
+        # the cards of each type, which a hand is intersected with (CUBE-19); per trigger, the reactions that
+        # answer it (CUBE-51)
+        self.creature_cards = frozenset(c for c in cards if kinds[c] == CREATURE)
+        self.action_cards = frozenset(c for c in cards if kinds[c] == ACTION)
+        self.upgrade_cards = frozenset(c for c in cards if kinds[c] == UPGRADE)
+        self.answering = {trigger: frozenset(c for c in cards if self.trigger[c] == trigger)
+                          for trigger in ("attack", "action", "power")}
         self.creature_plays = tuple(self.play_actions[c] if kinds[c] == CREATURE else None for c in cards)
         self.action_plays = tuple((self.play_actions[c], effects.playable_test(effect[c]))  # type: ignore[arg-type]
                                   if kinds[c] == ACTION else None for c in cards)
