@@ -117,6 +117,9 @@ class CubeCreatures(Game):
         self.guard_rows = tuple(tuple(self.guard_actions[s] for s in range(1, size)) for size in range(MAX_SPOTS + 1))
         self.attack_table = tuple(tuple(tuple(add(Attack(len(actions), p, t, s)) for s in range(MAX_SPOTS))
                                         for t in range(MAX_SPOTS)) for p in range(players))
+        # the attacks on each player's Guard by the first 0 to 5 creatures of a battlefield
+        self.guard_attacks = tuple(tuple(row[0][:attackers] for attackers in range(MAX_SPOTS + 1))
+                                   for row in self.attack_table)
         self.end_turn = add(EndTurn(len(actions)))
         self.target_actions = tuple(tuple(add(Target(len(actions), p, s)) for s in range(MAX_SPOTS))
                                     for p in range(players))
