@@ -169,6 +169,9 @@ class LungoState(State):
             return []
         if jobs[0][0] in rules.DRAW_JOBS:  # the commonest: a draw lists the whole pile (LUNGO-58)
             pile = self.pile
+            if len(pile) > 1:
+                rows = self.game.draw_rows.get(len(pile)) or self.game.draw_outcomes(len(pile))
+                return list(itemgetter(*pile)(rows))  # the rows picked in one call, not one index each
             return rows_at(self.game.draw_outcomes(len(pile)), pile)
         table, pool = self._chance_pool()
         if pool is self.pile:
