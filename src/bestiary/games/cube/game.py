@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -139,18 +139,14 @@ class CubeCreatures(Game):
         power's test (None: no power)."""
         cards = range(len(self.ids))
         kinds, effect, power = self.ctype, self.effect, self.power
-        # the cards of each type, which a hand is intersected with (CUBE-19); per trigger, the reactions that
-        # answer it (CUBE-51)
-        self.creature_cards = frozenset(c for c in cards if kinds[c] == CREATURE)
-        self.action_cards = frozenset(c for c in cards if kinds[c] == ACTION)
-        self.upgrade_cards = frozenset(c for c in cards if kinds[c] == UPGRADE)
-        self.answering = {trigger: frozenset(c for c in cards if self.trigger[c] == trigger)
-                          for trigger in ("attack", "action", "power")}
-        self.creature_plays = tuple(self.play_actions[c] if kinds[c] == CREATURE else None for c in cards)
-        self.action_plays = tuple((self.play_actions[c], effects.playable_test(effect[c]))  # type: ignore[arg-type]
-                                  if kinds[c] == ACTION else None for c in cards)
-        self.upgrade_attaches = tuple((self.attach_actions[c], self.kind[c] == WEAPON) if kinds[c] == UPGRADE else None
-                                      for c in cards)
+        # Any: an entry is None for a card of another type, which main_actions never reads.
+        self.creature_plays: tuple[Any, ...] = tuple(self.play_actions[c] if kinds[c] == CREATURE else None
+                                                     for c in cards)
+        self.action_plays: tuple[Any, ...] = tuple(
+            (self.play_actions[c], effects.playable_test(effect[c])) if kinds[c] == ACTION  # type: ignore[arg-type]
+            else None for c in cards)
+        self.upgrade_attaches: tuple[Any, ...] = tuple(
+            (self.attach_actions[c], self.kind[c] == WEAPON) if kinds[c] == UPGRADE else None for c in cards)
         self.power_tests = tuple(None if power[c] is None else effects.playable_test(power[c])  # type: ignore[arg-type]
                                  for c in cards)
 

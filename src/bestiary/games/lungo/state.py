@@ -90,11 +90,9 @@ class LungoState(State):
             return [self.active]
         if phase == rules.TOKEN_MOMENT or phase == rules.SWAT_RACE:  # the seats that have not passed
             waiting = []
-            seat = 0
-            for passed in self.passed:
+            for seat, passed in enumerate(self.passed):
                 if not passed:
                     waiting.append(seat)
-                seat += 1
             return waiting
         if phase == rules.OVER:
             return []
