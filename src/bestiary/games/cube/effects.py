@@ -102,16 +102,28 @@ def enemy_in_play(state: CubeState, player: int) -> bool:
     return sum(map(len, fields)) > len(fields[player])
 
 
+# The tests below are plain loops: a generator or a map over a bound method costs more than the few creatures.
 def own_damaged(state: CubeState, player: int) -> bool:
-    return any(map(state.damage.__getitem__, state.fields[player]))
+    damage = state.damage
+    for creature in state.fields[player]:  # noqa: SIM110
+        if damage[creature]:
+            return True
+    return False
 
 
 def own_power_used(state: CubeState, player: int) -> bool:
-    return any(map(state.used.__getitem__, state.fields[player]))
+    used = state.used
+    for creature in state.fields[player]:  # noqa: SIM110
+        if used[creature]:
+            return True
+    return False
 
 
 def enemy_behind_guard(state: CubeState, player: int) -> bool:
-    return any(len(field) > 1 for other, field in enumerate(state.fields) if other != player)
+    for other, field in enumerate(state.fields):  # noqa: SIM110
+        if other != player and len(field) > 1:
+            return True
+    return False
 
 
 def enemy_upgrade(kind: str) -> PlayableTest:

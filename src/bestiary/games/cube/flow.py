@@ -12,7 +12,7 @@ from bestiary.core.effects import Effect
 from bestiary.games.cube import effects, events, rules
 from bestiary.games.cube.effects import Context
 from bestiary.games.cube.events import seat
-from bestiary.games.cube.rules import NO_CARD, OVER
+from bestiary.games.cube.rules import ACTION, CREATURE, NO_CARD, OVER, UPGRADE
 
 if TYPE_CHECKING:
     from bestiary.games.cube.state import CubeState
@@ -123,48 +123,53 @@ def must_play_creature(state: CubeState, player: int) -> bool:
 
 def main_actions(state: CubeState, player: int) -> list[Action]:
     """CUBE-19: every main-phase part not yet used this turn, then the attack (CUBE-37) or end turn (CUBE-55),
-    each card's part read from the game's per-card tables."""
+    each card's part read from the game's per-card tables in one pass over the hand."""
     game = state.game
-    hand = sorted(state.hands[player])
     field = state.fields[player]
     done = state.done
-    legal: list[Action] = []
     always = effects.always
-    if not done & DID_CREATURE and (not field or len(field) < state.limits[player]):
-        # CUBE-22: one creature card a turn, up to the battlefield's limit (CUBE-23).
-        plays = game.creature_plays
-        creatures: list[Action] = []
-        for card in hand:
-            play = plays[card]
-            if play is not None:
-                creatures.append(play)
-        if not field and creatures:
+    # CUBE-22: one creature card a turn, up to the battlefield's limit (CUBE-23); CUBE-26: one action card;
+    # CUBE-27: one upgrade.
+    want_creature = not done & DID_CREATURE and (not field or len(field) < state.limits[player])
+    want_action = not done & DID_ACTION
+    want_upgrade = not done & DID_UPGRADE and bool(field)
+    creatures: list[Action] = []
+    legal: list[Action] = []
+    attaches: list[Action] = []
+    kinds = game.ctype
+    for card in sorted(state.hands[player]):
+        kind = kinds[card]
+        if kind == CREATURE:
+            if want_creature:
+                creatures.append(game.creature_plays[card])
+        elif kind == ACTION:
+            if want_action:
+                play, playable = game.action_plays[card]
+                if playable is always or playable(state, player):  # CUBE-58: it has something to act on
+                    legal.append(play)
+        elif kind == UPGRADE and want_upgrade:
+            # CUBE-28: under a creature without an upgrade of its kind
+            by_spot, weapon = game.upgrade_attaches[card]
+            slots = state.weapon if weapon else state.armor
+            spot = 0
+            for creature in field:
+                if slots[creature] == NO_CARD:
+                    attaches.append(by_spot[spot])
+                spot += 1  # noqa: SIM113  (a counter costs less than enumerate's tuples)
+    if creatures:
+        if not field:
             return creatures  # CUBE-20, CUBE-25: an empty battlefield must get a creature first
-        legal = creatures
-    if not done & DID_ACTION:
-        # CUBE-26, CUBE-58: an action card that has something to act on.
-        action_plays = game.action_plays
-        for card in hand:
-            entry = action_plays[card]
-            if entry is not None and (entry[1] is always or entry[1](state, player)):
-                legal.append(entry[0])
-    if not done & DID_UPGRADE:
-        # CUBE-27, CUBE-28: under a creature without an upgrade of its kind.
-        upgrades = game.upgrade_attaches
-        for card in hand:
-            upgrade = upgrades[card]
-            if upgrade is not None:
-                attaches, slots = upgrade[0], state.weapon if upgrade[1] else state.armor
-                for spot, creature in enumerate(field):
-                    if slots[creature] == NO_CARD:
-                        legal.append(attaches[spot])
+        legal[:0] = creatures
+    legal += attaches
     if not done & DID_POWER and game.powers_in_play:
         # CUBE-32: each creature power once per game; CUBE-58: while it has something to act on.
         tests, used, powers = game.power_tests, state.used, game.power_actions
-        for spot, creature in enumerate(field):
+        spot = 0
+        for creature in field:
             ready = tests[creature]
             if ready is not None and not used[creature] and (ready is always or ready(state, player)):
                 legal.append(powers[spot])
+            spot += 1  # noqa: SIM113
     if not done & DID_GUARD:
         legal += game.guard_rows[len(field)]  # CUBE-34
     # CUBE-38: any one of your creatures attacks; CUBE-35: only a Guard is attacked unless a card says
@@ -172,14 +177,20 @@ def main_actions(state: CubeState, player: int) -> list[Action]:
     attackers = len(field)
     before = len(legal)
     if attackers:
-        table = game.attack_table
-        for other, theirs in enumerate(state.fields):
-            if other != player and theirs:
-                if state.attack_any:
+        other = 0
+        if state.attack_any:
+            table = game.attack_table
+            for theirs in state.fields:
+                if theirs and other != player:
                     for row in table[other][:len(theirs)]:
                         legal += row[:attackers]
-                else:
-                    legal += table[other][0][:attackers]
+                other += 1
+        else:
+            guard_attacks = game.guard_attacks
+            for theirs in state.fields:
+                if theirs and other != player:
+                    legal += guard_attacks[other][attackers]
+                other += 1
     if len(legal) == before:
         legal.append(game.end_turn)  # CUBE-55: no attack is possible
     return legal
@@ -315,9 +326,8 @@ def reaction_applies(state: CubeState, card: int, trigger: str) -> bool:
     keyword, target = game.reaction_effects[card]
     if keyword == "cancel-effect":
         return not state.cancelled
-    if trigger == "attack" and (rules.owner_of(state, state.attacker) == NO_CARD
-                                or rules.owner_of(state, state.defender) == NO_CARD):
-        return False  # the attack is off: a creature in it has been defeated
+    if trigger == "attack" and rules.attack_called_off(state):
+        return False
     if keyword in ("prevent-attack", "reduce-damage"):
         return not state.prevented
     if target == "defender":
@@ -345,14 +355,18 @@ def open_window(state: CubeState, trigger: str) -> None:
     # CUBE-51: after an action that can be answered, the window opens to the other players still in the game
     # who hold a card (in_window); those with a reaction that answers may play one, the others can only pass.
     state.window = trigger
-    state.responders = []
-    if state.game.reactions_in_play:
-        n = state.game.num_players
+    responders: list[int] = []
+    game = state.game
+    if game.reactions_in_play:
+        n = game.num_players
+        answerers = game.options.response_windows == "answerers"
+        hands, out = state.hands, state.out
         for step in range(1, n):
             player = (state.current + step) % n
-            if not state.out[player] and in_window(state, player, trigger):
-                state.responders.append(player)
-    if state.responders:
+            if not out[player] and (holds_reaction(state, player, trigger) if answerers else hands[player]):
+                responders.append(player)
+    state.responders = responders
+    if responders:
         state.phase = RESPOND
     else:
         close_window(state)
@@ -401,7 +415,7 @@ def close_window(state: CubeState) -> None:
         return
     if state.prevented:
         end_attack(state)
-    elif rules.owner_of(state, state.attacker) == NO_CARD or rules.owner_of(state, state.defender) == NO_CARD:
+    elif rules.attack_called_off(state):
         state._log_later(events.attack_off)
         end_attack(state)
     else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -117,6 +117,9 @@ class CubeCreatures(Game):
         self.guard_rows = tuple(tuple(self.guard_actions[s] for s in range(1, size)) for size in range(MAX_SPOTS + 1))
         self.attack_table = tuple(tuple(tuple(add(Attack(len(actions), p, t, s)) for s in range(MAX_SPOTS))
                                         for t in range(MAX_SPOTS)) for p in range(players))
+        # the attacks on each player's Guard by the first 0 to 5 creatures of a battlefield
+        self.guard_attacks = tuple(tuple(row[0][:attackers] for attackers in range(MAX_SPOTS + 1))
+                                   for row in self.attack_table)
         self.end_turn = add(EndTurn(len(actions)))
         self.target_actions = tuple(tuple(add(Target(len(actions), p, s)) for s in range(MAX_SPOTS))
                                     for p in range(players))
@@ -136,11 +139,14 @@ class CubeCreatures(Game):
         power's test (None: no power)."""
         cards = range(len(self.ids))
         kinds, effect, power = self.ctype, self.effect, self.power
-        self.creature_plays = tuple(self.play_actions[c] if kinds[c] == CREATURE else None for c in cards)
-        self.action_plays = tuple((self.play_actions[c], effects.playable_test(effect[c]))  # type: ignore[arg-type]
-                                  if kinds[c] == ACTION else None for c in cards)
-        self.upgrade_attaches = tuple((self.attach_actions[c], self.kind[c] == WEAPON) if kinds[c] == UPGRADE else None
-                                      for c in cards)
+        # Any: an entry is None for a card of another type, which main_actions never reads.
+        self.creature_plays: tuple[Any, ...] = tuple(self.play_actions[c] if kinds[c] == CREATURE else None
+                                                     for c in cards)
+        self.action_plays: tuple[Any, ...] = tuple(
+            (self.play_actions[c], effects.playable_test(effect[c])) if kinds[c] == ACTION  # type: ignore[arg-type]
+            else None for c in cards)
+        self.upgrade_attaches: tuple[Any, ...] = tuple(
+            (self.attach_actions[c], self.kind[c] == WEAPON) if kinds[c] == UPGRADE else None for c in cards)
         self.power_tests = tuple(None if power[c] is None else effects.playable_test(power[c])  # type: ignore[arg-type]
                                  for c in cards)
 

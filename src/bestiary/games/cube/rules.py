@@ -38,8 +38,10 @@ def max_health(state: CubeState, creature: int) -> int:
 
 
 def current_health(state: CubeState, creature: int) -> int:
-    # CUBE-44: damage stays on a creature until healed or defeated.
-    return max_health(state, creature) - state.damage[creature]
+    # CUBE-44: damage stays on a creature until healed or defeated; CUBE-6: armor adds its bonus.
+    game = state.game
+    armor = state.armor[creature]
+    return game.health[creature] + (game.bonus[armor] if armor != NO_CARD else 0) - state.damage[creature]
 
 
 def owner_of(state: CubeState, creature: int) -> int:
@@ -47,6 +49,18 @@ def owner_of(state: CubeState, creature: int) -> int:
         if creature in field:
             return player
     return NO_CARD
+
+
+def attack_called_off(state: CubeState) -> bool:
+    """CUBE-51: an attack is off once a creature in it has been defeated (is on no battlefield)."""
+    attacker, defender = state.attacker, state.defender
+    attacker_in = defender_in = False
+    for field in state.fields:
+        if attacker in field:
+            attacker_in = True
+        if defender in field:
+            defender_in = True
+    return not (attacker_in and defender_in)
 
 
 def creatures_in_hand(state: CubeState, player: int) -> list[int]:

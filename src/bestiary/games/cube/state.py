@@ -26,7 +26,8 @@ from bestiary.games.cube.actions import (
     Target,
     UsePower,
 )
-from bestiary.games.cube.rules import CREATURE, NO_CARD, REACTION, UPGRADE, WEAPON
+from bestiary.games.cube.flow import CHANCE_PHASES, MAIN, PLACE, RESPOND, TARGET
+from bestiary.games.cube.rules import CREATURE, NO_CARD, OVER, REACTION, UPGRADE, WEAPON
 from bestiary.games.cube.view import card_view, creature_view
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 
 PARTS = ("creature", "action", "upgrade", "power", "guard")  # the main-phase parts, in bit order
 DETERMINIZE_TRIES = 50
+PLAYER_PHASES = frozenset({MAIN, PLACE, TARGET})  # one player, the current one, decides
 
 
 class CubeState(State):
@@ -78,27 +80,27 @@ class CubeState(State):
     # -- whose move --------------------------------------------------------------------------
     def current_player(self) -> int:
         phase = self.phase
-        if phase == flow.MAIN or phase == flow.PLACE or phase == flow.TARGET:
-            return self.current
-        if phase == flow.RESPOND:
+        if phase == RESPOND:
             return self.responders[0]
-        if phase == rules.OVER:
+        if phase in PLAYER_PHASES:
+            return self.current
+        if phase == OVER:
             return TERMINAL
         return CHANCE
 
     # The phase alone answers these, which every playout loop asks at each step.
     def is_terminal(self) -> bool:
-        return self.phase == rules.OVER
+        return self.phase == OVER
 
     def is_chance_node(self) -> bool:
-        return self.phase in flow.CHANCE_PHASES
+        return self.phase in CHANCE_PHASES
 
     def players_to_act(self) -> list[int]:
         phase = self.phase
-        if phase == flow.MAIN or phase == flow.PLACE or phase == flow.TARGET:
+        if phase == RESPOND:
+            return self.responders.copy()
+        if phase in PLAYER_PHASES:
             return [self.current]
-        if phase == flow.RESPOND:
-            return list(self.responders)
         return []
 
     def decision_kind(self) -> str:
@@ -106,11 +108,11 @@ class CubeState(State):
 
     def _legal_actions(self, player: int) -> Sequence[Action]:
         phase = self.phase
-        if phase == flow.MAIN:
+        if phase == MAIN:
             return flow.main_actions(self, player)
-        if phase == flow.RESPOND:
+        if phase == RESPOND:
             return flow.reaction_actions(self, player)
-        if phase == flow.TARGET:
+        if phase == TARGET:
             return flow.target_actions(self, player)
         plays = self.game.play_actions
         return [plays[c] for c in sorted(rules.creatures_in_hand(self, player))]
@@ -168,21 +170,24 @@ class CubeState(State):
         return (0 <= position < len(table) and table[position] is outcome) or outcome in table
 
     def _apply(self, action: Action, player: int) -> None:
+        # The commonest actions are tested first: passes, attacks, rolls, plays.
         game = self.game
-        if isinstance(action, Roll):
-            flow.roll_attack(self, action.face)
+        if isinstance(action, Pass):
+            flow.pass_window(self, player)
         elif isinstance(action, Attack):
             flow.declare_attack(self, player, action.target_player, action.target_spot, action.spot)
+        elif isinstance(action, Roll):
+            flow.roll_attack(self, action.face)
         elif isinstance(action, Play):
             card = game.index_of[action.card]
-            if self.phase == flow.PLACE:
+            if self.phase == PLACE:
                 flow.place_at_setup(self, player, card)
             elif game.ctype[card] == CREATURE:
                 flow.play_creature(self, player, card)
             else:
                 flow.play_action_card(self, player, card)
-        elif isinstance(action, Pass):
-            flow.pass_window(self, player)
+        elif isinstance(action, EndTurn):
+            flow.end_turn(self, player)
         elif isinstance(action, React):
             flow.react(self, player, game.index_of[action.card])
         elif isinstance(action, Target):
@@ -193,8 +198,6 @@ class CubeState(State):
             flow.use_power(self, player, action.spot)
         elif isinstance(action, ChangeGuard):
             flow.swap_guard(self, player, action.spot)
-        elif isinstance(action, EndTurn):
-            flow.end_turn(self, player)
         elif isinstance(action, FirstPlayer):
             flow.choose_first_player(self, action.seat)
 

@@ -111,7 +111,8 @@ class CreaturesOfLungo(Game):
         self.pick_actions = tuple(PickCard(count + i, card_id) for i, card_id in enumerate(self.ids))
         self.goal_actions = tuple(DealGoal(2 * count + g, goal_id) for g, goal_id in enumerate(self.goal_ids))
         self.roll_actions = tuple(Roll(2 * count + len(self.goal_ids) + k, k + 1) for k in range(6))
-        self._draw_outcomes: dict[int, tuple[tuple[Action, float], ...]] = {}
+        # per pile size, each card's draw with its probability (draw_outcomes)
+        self.draw_rows: dict[int, tuple[tuple[Action, float], ...]] = {}
         self._heuristic: LungoHeuristic | None = None
         super().__init__(options)
 
@@ -125,10 +126,10 @@ class CreaturesOfLungo(Game):
     def draw_outcomes(self, pile_size: int) -> tuple[tuple[Action, float], ...]:
         """Each card's draw paired with probability 1 / pile_size, by card; made once per pile size, as
         every draw lists the whole pile."""
-        rows = self._draw_outcomes.get(pile_size)
+        rows = self.draw_rows.get(pile_size)
         if rows is None:
             p = 1.0 / pile_size
-            rows = self._draw_outcomes[pile_size] = tuple((draw, p) for draw in self.draw_actions)
+            rows = self.draw_rows[pile_size] = tuple((draw, p) for draw in self.draw_actions)
         return rows
 
     def card_set_info(self) -> JSON:

@@ -100,22 +100,18 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
 
 def apply_draw(state: LungoState, card: int) -> None:
     kind, player, _ = state.jobs.pop(0)
-    take_from_pile(state, card)
+    # The pile is kept sorted, so the card is found by bisection rather than a scan.
+    pile = state.pile
+    at = bisect_left(pile, card)
+    if at == len(pile) or pile[at] != card:
+        raise ValueError(f"{state.game.ids[card]} is not in the draw pile")
+    del pile[at]
     if kind == TURN_DRAW_JOB:
         turn_draw(state, player, card)
     elif kind == SWAT:  # from the draw pile once the hand is empty (LUNGO-52)
         place_on_central_pile(state, player, card)
     else:
         take_into_hand(state, player, card, kind)
-
-
-def take_from_pile(state: LungoState, card: int) -> None:
-    """The pile is kept sorted, so the card is found by bisection rather than a scan."""
-    pile = state.pile
-    at = bisect_left(pile, card)
-    if at == len(pile) or pile[at] != card:
-        raise ValueError(f"{state.game.ids[card]} is not in the draw pile")
-    del pile[at]
 
 
 def turn_draw(state: LungoState, player: int, card: int) -> None:

@@ -88,8 +88,12 @@ class LungoState(State):
         phase = self.phase
         if phase == rules.PLAY:
             return [self.active]
-        if phase == rules.TOKEN_MOMENT or phase == rules.SWAT_RACE:
-            return seats_without(self.passed)
+        if phase == rules.TOKEN_MOMENT or phase == rules.SWAT_RACE:  # the seats that have not passed
+            waiting = []
+            for seat, passed in enumerate(self.passed):
+                if not passed:
+                    waiting.append(seat)
+            return waiting
         if phase == rules.OVER:
             return []
         if phase == rules.CHOOSE:
@@ -158,8 +162,15 @@ class LungoState(State):
         return super()._illegal_reason(action, player)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if not self.jobs:
+        jobs = self.jobs
+        if not jobs:
             return []
+        if jobs[0][0] in rules.DRAW_JOBS:  # the commonest: a draw lists the whole pile (LUNGO-58)
+            pile = self.pile
+            if len(pile) > 1:
+                rows = self.game.draw_rows.get(len(pile)) or self.game.draw_outcomes(len(pile))
+                return list(itemgetter(*pile)(rows))  # the rows picked in one call, not one index each
+            return rows_at(self.game.draw_outcomes(len(pile)), pile)
         table, pool = self._chance_pool()
         if pool is self.pile:
             return rows_at(self.game.draw_outcomes(len(pool)), pool)
@@ -183,9 +194,14 @@ class LungoState(State):
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
         # A look-up by index, not a scan of the list: a draw has as many outcomes as the pile has cards.
-        if not self.jobs:
+        jobs = self.jobs
+        if not jobs:
             return False
-        table, pool = self._chance_pool()
+        if jobs[0][0] in rules.DRAW_JOBS:  # the commonest: a card of the pile
+            table: Sequence[Action] = self.game.draw_actions
+            pool: Sequence[int] = self.pile
+        else:
+            table, pool = self._chance_pool()
         position = outcome.index - table[0].index
         if not 0 <= position < len(table):
             return False
@@ -199,7 +215,7 @@ class LungoState(State):
         game = self.game
         # The commonest actions are tested first: draws, then words (pass, end turn).
         if isinstance(action, DrawCard):
-            rules.apply_draw(self, game.index_of[action.card])
+            rules.apply_draw(self, action.index)  # a draw's index is its card's
         elif isinstance(action, Word):
             self._apply_word(action.text, player)
         elif isinstance(action, Play):
