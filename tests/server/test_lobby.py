@@ -123,6 +123,14 @@ def test_unknown_rooms_and_malformed_tokens_get_clear_errors(client: TestClient)
     assert answer.status_code == 401 and "Bearer" in answer.json()["message"]
 
 
+def test_a_lobby_page_out_of_range_is_refused_with_its_range(client: TestClient) -> None:
+    create_room(client, "critter-capture", options={"players": 2}, public=True)
+    for query in ("offset=27005697775632875520", "offset=100001", "offset=-1", "limit=0", "limit=201"):
+        answer = client.get(f"/api/rooms?{query}")
+        assert answer.status_code == 422, (query, answer.text)
+    assert client.get("/api/rooms?offset=100000").json() == []
+
+
 def test_a_lobby_page_after_a_room_starts_there_though_rooms_shown_before_fill_up(server: Server,
                                                                                 database_url: str) -> None:
     with server(database_url) as client:

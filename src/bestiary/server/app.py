@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bestiary.agents import agent_names
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
-from bestiary.server.limits import CLOSE_BEHIND, HANG_UP, LOBBY_PAGE, LOBBY_PAGE_MAX, Outbox
+from bestiary.server.limits import CLOSE_BEHIND, HANG_UP, LOBBY_OFFSET_MAX, LOBBY_PAGE, LOBBY_PAGE_MAX, Outbox
 from bestiary.server.rooms import (
     CLOSE_MOVED,
     Connection,
@@ -222,7 +222,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         return (await hub().create(request, address=client_address(http))).info()
 
     @app.get("/api/rooms")
-    async def open_rooms(offset: Annotated[int, Query(ge=0)] = 0,
+    async def open_rooms(offset: Annotated[int, Query(ge=0, le=LOBBY_OFFSET_MAX)] = 0,
                          limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE,
                          after: Annotated[str | None, Query(max_length=64)] = None
                          ) -> list[protocol.RoomInfo]:

@@ -22,6 +22,7 @@ from bestiary.core.api import Game
 RANGE = re.compile(r"(?P<game>[a-z0-9-]+)\.(?P<option>[a-z_][a-z0-9_]*)=(?P<low>\d+)\.\.(?P<high>\d+)")
 LOBBY_PAGE = 50  # rooms in one lobby page unless the client asks for fewer
 LOBBY_PAGE_MAX = 200
+LOBBY_OFFSET_MAX = 100_000  # rooms a lobby page may start after: more than a server keeps waiting
 HANG_UP = "\0hang up"  # put in an outbox after its last message: the writer stops there (no JSON text is it)
 CLOSE_BEHIND = 1013  # RFC 6455 "try again later": the client did not read what was sent to it (Outbox)
 log = logging.getLogger("bestiary.server")
