@@ -380,9 +380,11 @@ def test_at_desktop_size_your_hand_and_moves_are_in_view_at_the_largest_table(br
     players = MAX_PLAYERS[game]
     new_room(page, base_url, game, ["human"] + ["bot:random"] * (players - 1), "Ada")
     page.wait_for_selector("#turn.mine", timeout=30000)
-    page.wait_for_selector(YOUR_MOVES)
-    seen = page.evaluate(BOXES, [YOURS[game], YOUR_MOVES])
-    assert seen["scrollY"] == 0 and seen["yours"] and seen["moves"], seen
+    # measured at one moment when the moves are shown: the bots' moves (a race, a window) may take them away
+    seen = page.wait_for_function(
+        f"(args) => {{ const seen = ({BOXES})(args); return seen.yours.length && seen.moves.length ? seen : null; }}",
+        arg=[YOURS[game], YOUR_MOVES], timeout=30000).json_value()
+    assert seen["scrollY"] == 0, seen
     for box in seen["yours"] + seen["moves"]:
         assert box["top"] >= 0 and box["bottom"] <= DESKTOP["height"], (game, box)
         assert box["left"] >= 0 and box["right"] <= DESKTOP["width"], (game, box)
