@@ -34,6 +34,7 @@ from bestiary.rl.table import (
     deciding_seat,
     legal_mask,
     play_chance,
+    render_state,
     require,
     resolve_game,
 )
@@ -112,13 +113,7 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
         return mask.astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        picture = str(self.game_state)
-        if self.render_mode == "human":
-            print(picture)
-            return None
-        return picture
+        return render_state(self.game_state, self.render_mode)
 
 
 def seat_opponents(players: int, seat: int, opponents: Sequence[str | Agent]) -> dict[int, Agent]:

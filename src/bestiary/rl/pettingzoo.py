@@ -33,6 +33,7 @@ from bestiary.rl.table import (
     legal_mask,
     mark_legal,
     play_chance,
+    render_state,
     require,
     resolve_game,
 )
@@ -153,13 +154,7 @@ class _Seats:
         return self.max_cycles is not None and self._steps >= self.max_cycles * steps_per_cycle
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        picture = str(self.game_state)
-        if self.render_mode == "human":
-            print(picture)
-            return None
-        return picture
+        return render_state(self.game_state, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -61,6 +61,17 @@ def check_render_mode(mode: str | None, modes: Sequence[str]) -> None:
         raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, modes))}, not {mode!r}")
 
 
+def render_state(state: State, mode: str | None) -> str | None:
+    """What `render()` gives in `mode`: the state's text for "ansi", printed for "human", nothing for None."""
+    if mode is None:
+        return None
+    picture = str(state)
+    if mode == "human":
+        print(picture)
+        return None
+    return picture
+
+
 def legal_mask(state: State, seat: int, size: int) -> np.ndarray:
     """1 at the index of each legal action of `seat` (all 0 when it may not act), as int8 (`size` actions)."""
     mask = np.zeros(size, np.int8)
