@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from bestiary.server import protocol
+from bestiary.server.commits import GroupCommit
 from bestiary.server.db import MoveWrite, Store, open_database
 from bestiary.server.rooms import Hub, Room, ServerError
 from tests.server.conftest import INSTANT
@@ -90,3 +92,34 @@ def test_a_write_that_fails_in_a_group_fails_its_room_alone(tmp_path: Path) -> N
     assert len(refused) == 1 and outcomes[2] is refused[0] and refused[0].error == "unavailable"
     assert [later > earlier for earlier, later in zip(before, after, strict=True)] == [True, True, False] + [True] * 3
 
+
+
+def test_a_write_handed_in_as_the_writer_finishes_is_written() -> None:
+    """Twenty rooms hand in moves a few steps apart, on one writer: some are handed in at the very step the writer
+    finds nothing left and ends. Each must still be written; one that found the ending writer still counted as
+    running waited for ever (a whole suite's run once hung on it)."""
+    written: list[str] = []
+
+    class InstantStore:
+        async def run(self, method: Any, writes: list[MoveWrite]) -> None:
+            await asyncio.sleep(0)
+            method(writes)
+
+        def record_moves(self, writes: list[MoveWrite]) -> None:
+            written.extend(code for code, _, _ in writes)
+
+    async def scenario() -> None:
+        commits = GroupCommit(InstantStore(), writers=1)  # type: ignore[arg-type]
+        rng = random.Random(1)
+
+        async def room(code: str) -> None:
+            for number in range(50):
+                for _ in range(rng.randrange(3)):
+                    await asyncio.sleep(0)
+                await commits.record(code, [(number, 0, "pass")], {})
+
+        await asyncio.wait_for(asyncio.gather(*(room(f"R{i}") for i in range(20))), 10)
+        assert commits.writing == 0 and not commits.pending
+
+    asyncio.run(scenario())
+    assert len(written) == 20 * 50

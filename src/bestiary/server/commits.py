@@ -26,19 +26,29 @@ class GroupCommit:
         # groups their WAL flushes itself (one writer here was slower on it: docs/reliability.md)
         self.writers = writers
         self.pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
-        self.running: set[asyncio.Task[None]] = set()
+        # writers under way, counted down by each as it finds nothing left, in the same step: a done-callback
+        # would run a step later, and a write handed in meanwhile would find no writer and never be written
+        self.writing = 0
+        self.running: set[asyncio.Task[None]] = set()  # kept referenced until they end
 
     async def record(self, code: str, moves: list[tuple[int, int, str]], room_values: dict[str, Any]) -> None:
         """Returns once the room's moves and values are committed; raises the database's error if they are not."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.pending.append(((code, moves, room_values), done))
-        if len(self.running) < self.writers:
+        if self.writing < self.writers:
+            self.writing += 1
             task = asyncio.get_running_loop().create_task(self.write_groups())
             self.running.add(task)
             task.add_done_callback(self.running.discard)
         await asyncio.shield(done)  # a room cancelled meanwhile still needs to know whether it was written
 
     async def write_groups(self) -> None:
+        try:
+            await self.write_pending()
+        finally:
+            self.writing -= 1
+
+    async def write_pending(self) -> None:
         while self.pending:
             group, self.pending = self.pending, []
             try:
