@@ -62,7 +62,7 @@ class LiveServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}: see {self.log_path}")
             try:
-                if httpx.get(f"{self.base}/api/games", timeout=5).status_code == 200:
+                if httpx.get(f"{self.base}/api/health", timeout=5).status_code == 200:
                     return time.perf_counter() - began
             except httpx.TransportError:
                 time.sleep(0.1)
@@ -110,7 +110,7 @@ def wait_until_up(base: str, process: subprocess.Popen[bytes], log: Path) -> Non
     while time.monotonic() < deadline:
         assert process.poll() is None, f"exited with {process.returncode}: {log.read_text()[-3000:]}"
         try:
-            if httpx.get(f"{base}/api/games", timeout=5).status_code == 200:
+            if httpx.get(f"{base}/api/health", timeout=5).status_code == 200:
                 return
         except httpx.TransportError:
             time.sleep(0.1)

@@ -243,7 +243,7 @@ def test_room_codes_are_unguessable_and_only_the_lobby_lists_rooms(client: TestC
         client.post(f"/api/rooms/{full_waiting}/seats/{seat}", json={})
     schema = client.get("/openapi.json").json()
     listed = [path for path, methods in schema["paths"].items() if "get" in methods and "{" not in path]
-    assert sorted(listed) == ["/api/games", "/api/protocol", "/api/rooms"]
+    assert sorted(listed) == ["/api/games", "/api/health", "/api/protocol", "/api/rooms"]
     answers = "\n".join(client.get(path).text for path in [*listed, "/openapi.json"])
     assert playing.code not in answers and full_waiting not in answers
     assert set(codes) <= {room["code"] for room in client.get("/api/rooms", params={"limit": 200}).json()}

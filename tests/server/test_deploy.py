@@ -44,7 +44,7 @@ def test_the_entry_point_serves_a_club_on_postgresql(tmp_path: Path, workers: in
         while True:
             assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
             try:
-                if httpx.get(f"{base}/api/games", timeout=5).status_code == 200:
+                if httpx.get(f"{base}/api/health", timeout=5).status_code == 200:
                     break
             except httpx.TransportError:
                 time.sleep(0.2)

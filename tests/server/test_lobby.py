@@ -18,6 +18,12 @@ def test_games_list_every_registered_game_with_its_options(client: TestClient) -
     assert {"random", "heuristic"} <= set(answer["agents"])
 
 
+def test_health_answers_with_the_rooms_in_memory(client: TestClient) -> None:
+    assert client.get("/api/health").json() == {"ok": True, "rooms": 0}
+    create_room(client, "critter-capture", options={"players": 2})
+    assert client.get("/api/health").json() == {"ok": True, "rooms": 1}
+
+
 def test_a_room_waits_for_its_seats_then_starts(client: TestClient) -> None:
     room = create_room(client, "critter-capture", options={"players": 2}, public=True)
     assert room["status"] == "waiting"
