@@ -2,13 +2,20 @@
 
     pip install -e '.[rl,train]'                       # sb3-contrib and PyTorch (CPU)
     python examples/maskable_ppo.py                     # about ten minutes on a busy two-core machine
-    python examples/maskable_ppo.py --steps 2000 --eval-games 20   # a quick look
+    python examples/maskable_ppo.py --clone-games 200 --steps 2000 --eval-games 20   # a quick look
 
-The learner plays seat 0 in half the training environments and seat 1 in the other half, against Bestiary's
-heuristic agent, through `bestiary.rl.gymnasium.BestiaryEnv`; MaskablePPO reads the legal actions from the
-environment's `action_masks()`. Evaluation plays seeded games at both seats against the heuristic (the policy
-taking its most probable legal action) and reports the mean score, a win 1 and a shared win 0.5, with a 95%
-interval (normal approximation), beside the heuristic playing itself and a uniformly random player.
+Two stages. First the policy clones the heuristic: seeded games of the heuristic against itself at both seats
+give (observation, legal actions, the heuristic's action, the game's result) for each of the learner seat's
+decisions, and the network is fitted to them, cross-entropy over the legal actions for the policy and the
+squared error to the result for the value. Then MaskablePPO fine-tunes it against the heuristic with a small
+learning rate, so it starts at the heuristic's level and only has to improve on it. The learner plays seat 0
+in half the training environments and seat 1 in the other half, through `bestiary.rl.gymnasium.BestiaryEnv`;
+MaskablePPO reads the legal actions from the environment's `action_masks()`.
+
+Evaluation plays seeded games that neither stage trained on, at both seats against the heuristic (the policy
+taking its most probable legal action), and reports the mean score, a win 1 and a shared win 0.5, with a 95%
+interval (normal approximation), beside the cloned policy before fine-tuning, the heuristic itself and a
+uniformly random player on the same games.
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ import argparse
 import math
 import random
 import time
+
+import numpy as np
 
 from bestiary.agents import SeatView, make_agent
 from bestiary.rl.gymnasium import BestiaryEnv
@@ -29,6 +38,8 @@ except ImportError as error:  # the example's own extra
     raise SystemExit("this example needs sb3-contrib and PyTorch: pip install -e '.[rl,train]'") from error
 
 GAME = "critter-capture"
+CLONE_SEED = 1_000_000  # the cloned games' seeds, far from the evaluation's
+EVALUATION_SEED = 10_000
 
 
 def make_env(seat: int) -> BestiaryEnv:
@@ -40,6 +51,52 @@ def mean_with_interval(scores: list[float]) -> tuple[float, float]:
     mean = sum(scores) / len(scores)
     spread = math.sqrt(sum((s - mean) ** 2 for s in scores) / max(len(scores) - 1, 1))
     return mean, 1.96 * spread / math.sqrt(len(scores))
+
+
+def heuristic_decisions(games: int, seed: int) -> tuple[np.ndarray, ...]:
+    """The heuristic's decisions in the learner's seat against the heuristic: observations, legal-action
+    masks, the actions taken and each game's final score for every decision in it."""
+    heuristic = make_agent("heuristic")
+    observations, masks, actions, results = [], [], [], []
+    for game in range(games):
+        env = make_env(seat=game % 2)
+        observation, _ = env.reset(seed=seed + game)
+        rng = random.Random(seed + game)
+        done, total, decisions = False, 0.0, 0
+        while not done:
+            action = heuristic.act(SeatView(env.game_state, env.seat), rng)
+            observations.append(observation)
+            masks.append(env.action_masks())
+            actions.append(action.index)
+            observation, reward, done, _, _ = env.step(action.index)
+            total += float(reward)
+            decisions += 1
+        results.extend([total] * decisions)
+    return (np.array(observations, np.float32), np.array(masks, bool), np.array(actions, np.int64),
+            np.array(results, np.float32))
+
+
+def clone_heuristic(model: MaskablePPO, games: int, epochs: int, seed: int) -> float:
+    """Fit the policy to the heuristic's actions and the value to the games' results; the share of the
+    decisions on which the fitted policy's most probable action is the heuristic's."""
+    observations, masks, actions, results = (torch.as_tensor(a) for a in heuristic_decisions(games, seed))
+    policy = model.policy
+    optimiser = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    order = torch.Generator().manual_seed(seed)
+    policy.set_training_mode(True)
+    for _ in range(epochs):
+        for batch in torch.randperm(len(actions), generator=order).split(512):
+            values, log_probability, _ = policy.evaluate_actions(observations[batch], actions[batch],
+                                                                 action_masks=masks[batch])
+            loss = -log_probability.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(),
+                                                                                results[batch])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        chosen = policy.get_distribution(observations, action_masks=masks.numpy()).mode()
+    return float((chosen == actions).float().mean())
 
 
 def evaluate_policy(model: MaskablePPO, games: int, seed: int) -> list[float]:
@@ -75,7 +132,10 @@ def evaluate_agent(name: str, games: int, seed: int) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=150_000, help="learner decisions to train on")
+    parser.add_argument("--clone-games", type=int, default=3000, help="heuristic games to clone (0: none)")
+    parser.add_argument("--clone-epochs", type=int, default=10)
+    parser.add_argument("--steps", type=int, default=100_000, help="learner decisions to fine-tune on")
+    parser.add_argument("--learning-rate", type=float, default=3e-5)
     parser.add_argument("--envs", type=int, default=4, help="training environments (half at each seat)")
     parser.add_argument("--eval-games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
@@ -83,16 +143,24 @@ def main() -> None:
     torch.set_num_threads(1)  # a small network: more threads only contend for the cores
 
     envs = DummyVecEnv([lambda seat=k % 2: make_env(seat) for k in range(args.envs)])
-    model = MaskablePPO("MlpPolicy", envs, n_steps=256, batch_size=256, learning_rate=3e-4, gamma=1.0,
-                        ent_coef=0.01, seed=args.seed, verbose=0, device="cpu")
+    model = MaskablePPO("MlpPolicy", envs, n_steps=512, batch_size=256, n_epochs=4,
+                        learning_rate=args.learning_rate, gamma=1.0, clip_range=0.1, ent_coef=0.0,
+                        policy_kwargs={"net_arch": [256, 256]}, seed=args.seed, verbose=0, device="cpu")
+    evaluation_seed = EVALUATION_SEED + args.seed
+    rows = []
+    if args.clone_games:
+        started = time.perf_counter()
+        agreement = clone_heuristic(model, args.clone_games, args.clone_epochs, CLONE_SEED + args.seed)
+        print(f"Cloned the heuristic from {args.clone_games} games in {time.perf_counter() - started:.0f} s: "
+              f"the policy takes the heuristic's action at {agreement:.1%} of its decisions")
+        rows.append(("cloned policy", evaluate_policy(model, args.eval_games, evaluation_seed)))
     started = time.perf_counter()
     model.learn(total_timesteps=args.steps)
     print(f"Trained MaskablePPO for {args.steps} decisions in {time.perf_counter() - started:.0f} s")
 
-    evaluation_seed = 10_000 + args.seed  # games never seen in training
     print(f"\nMean score against the heuristic over {args.eval_games} seeded games at both seats "
           "(1 = a win, 0.5 = a shared win), with 95% intervals:")
-    rows = [("MaskablePPO", evaluate_policy(model, args.eval_games, evaluation_seed)),
+    rows = [("MaskablePPO", evaluate_policy(model, args.eval_games, evaluation_seed)), *rows,
             ("heuristic", evaluate_agent("heuristic", args.eval_games, evaluation_seed)),
             ("uniform random", evaluate_agent("random", args.eval_games, evaluation_seed))]
     for label, scores in rows:
