@@ -1,7 +1,7 @@
 """Train sb3-contrib's MaskablePPO on two-player critter capture against the heuristic, then measure it.
 
     pip install -e '.[rl,train]'                       # sb3-contrib and PyTorch (CPU)
-    python examples/maskable_ppo.py                     # about a quarter of an hour on a busy two-core machine
+    python examples/maskable_ppo.py                     # about twelve minutes on a busy two-core machine
     python examples/maskable_ppo.py --clone-games 50 --steps 4000 --eval-games 40   # a quick look
     python examples/maskable_ppo.py --no-advice         # the observation alone, without the heuristic's choice
 
@@ -170,8 +170,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clone-games", type=int, default=1000, help="heuristic games to clone (0: none)")
     parser.add_argument("--clone-epochs", type=int, default=10)
-    parser.add_argument("--clone-smoothing", type=float, default=0.1)
-    parser.add_argument("--entropy", type=float, default=0.01)
+    parser.add_argument("--clone-smoothing", type=float, default=0.1,
+                        help="the cloned target's share spread over all legal actions")
+    parser.add_argument("--entropy", type=float, default=0.01, help="PPO's entropy bonus")
     parser.add_argument("--steps", type=int, default=200_000, help="learner decisions to fine-tune on")
     parser.add_argument("--learning-rate", type=float, default=1e-4)
     parser.add_argument("--envs", type=int, default=4, help="training environments (half at each seat)")
