@@ -344,8 +344,11 @@ def in_window(state: CubeState, player: int, trigger: str) -> bool:
 
 
 def holds_reaction(state: CubeState, player: int, trigger: str) -> bool:
+    hand = state.hands[player]
+    if state.game.answering[trigger].isdisjoint(hand):
+        return False
     answers = state.game.trigger  # what each card answers: None but for reactions
-    for card in state.hands[player]:  # noqa: SIM110  (a loop: a generator costs a call on every card)
+    for card in hand:  # noqa: SIM110  (a loop: a generator costs a call on every card)
         if answers[card] == trigger and reaction_applies(state, card, trigger):
             return True
     return False
@@ -375,9 +378,12 @@ def open_window(state: CubeState, trigger: str) -> None:
 def reaction_actions(state: CubeState, player: int) -> list[Action]:
     game = state.game
     window = state.window
+    hand = state.hands[player]
+    if game.answering[window].isdisjoint(hand):
+        return [game.pass_action]  # no reaction in hand answers this window
     answers = game.trigger  # what each card answers: None but for reactions
     legal: list[Action] = []
-    for card in sorted(state.hands[player]):
+    for card in sorted(hand):
         if answers[card] == window and reaction_applies(state, card, window):
             legal.append(game.react_actions[card])
     legal.append(game.pass_action)

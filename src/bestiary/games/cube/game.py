@@ -82,6 +82,9 @@ class CubeCreatures(Game):
         self.bonus = tuple(c.bonus or 0 for c in cards)
         self.effect: tuple[Effect | None, ...] = tuple(c.effect for c in cards)
         self.trigger = tuple(c.responds_to for c in cards)
+        # the reaction cards answering each kind of window, so that a hand without one is told in one C call
+        self.answering = {window: frozenset(i for i, c in enumerate(cards) if c.responds_to == window)
+                          for window in ("attack", "action", "power")}
         # a reaction's effect keyword and target, which decide when it can still change something (CUBE-51)
         self.reaction_effects = {i: (c.effect.keyword, c.effect.params.get("target"))
                                  for i, c in enumerate(cards) if c.type == "reaction" and c.effect is not None}
