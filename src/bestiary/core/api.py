@@ -501,20 +501,19 @@ class State(ABC):
         """Apply a legal action (an Action, its index, or its text). An illegal one raises
         IllegalActionError and leaves the state unchanged."""
         cache = self._legal_cache
-        if (cache is not None and isinstance(action, Action)
-                and (player == cache[0] or (player is None and cache[2]))):
-            # legal_actions has just checked this player and listed their actions in this very position
+        if cache is not None and (player == cache[0] or (player is None and cache[2])):
+            # legal_actions has just checked this player and listed their actions in this very position: one
+            # of the listed objects themselves is applied at once (found by identity, without a dataclass
+            # __eq__ per entry); anything else (an equal copy, an index, a text, an illegal action) is checked
+            # in full below.
             for listed in cache[1]:
-                if listed is action:  # the listed object itself, found without a dataclass __eq__ per entry
-                    break
-            else:
-                if action not in cache[1]:
-                    raise IllegalActionError(action, cache[0], self._illegal_reason(action, cache[0]))
-            self._legal_cache = None
-            self._apply(action, cache[0])
-            self._history = (self._history, (cache[0], action))
-            self._played += 1
-            return
+                if listed is action:
+                    actor = cache[0]
+                    self._legal_cache = None
+                    self._apply(action, actor)
+                    self._history = (self._history, (actor, action))
+                    self._played += 1
+                    return
         current = self.current_player()
         if current == TERMINAL:
             raise IllegalActionError(action, player, "the game is over")

@@ -177,20 +177,17 @@ def main_actions(state: CubeState, player: int) -> list[Action]:
     attackers = len(field)
     before = len(legal)
     if attackers:
-        other = 0
+        fields = state.fields
         if state.attack_any:
             table = game.attack_table
-            for theirs in state.fields:
-                if theirs and other != player:
-                    for row in table[other][:len(theirs)]:
-                        legal += row[:attackers]
-                other += 1
+            for other in game.opponents[player]:
+                for row in table[other][:len(fields[other])]:
+                    legal += row[:attackers]
         else:
             guard_attacks = game.guard_attacks
-            for theirs in state.fields:
-                if theirs and other != player:
+            for other in game.opponents[player]:
+                if fields[other]:
                     legal += guard_attacks[other][attackers]
-                other += 1
     if len(legal) == before:
         legal.append(game.end_turn)  # CUBE-55: no attack is possible
     return legal

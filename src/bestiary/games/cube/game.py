@@ -130,6 +130,8 @@ class CubeCreatures(Game):
         self.pass_action = add(Pass(len(actions)))
         self._player_actions = tuple(actions)
         self._build_main_tables()
+        # the other seats, in seat order, seen from each seat (CUBE-37)
+        self.opponents = tuple(tuple(p for p in range(players) if p != seat) for seat in range(players))
         self.roll_actions = tuple(Roll(i, face) for i, face in enumerate(rules.DIE_FACES))
         self.first_player_actions = tuple(FirstPlayer(len(rules.DIE_FACES) + p, p) for p in range(players))
         # CUBE-40, CUBE-17: a fair die and a fair draw of the first player, as chance lists them
