@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -170,8 +170,37 @@ class CubeState(State):
         return (0 <= position < len(table) and table[position] is outcome) or outcome in table
 
     def _apply(self, action: Action, player: int) -> None:
-        # One look-up by the action's type instead of a chain of isinstance tests (this runs at every step).
-        APPLY[type(action)](self, action, player)
+        # The commonest actions are tested first: passes, attacks, rolls, plays. Their exact type is compared
+        # (a plain identity test; isinstance would be a call apiece).
+        game = self.game
+        if type(action) is Pass:
+            flow.pass_window(self, player)
+        elif type(action) is Attack:
+            flow.declare_attack(self, player, action.target_player, action.target_spot, action.spot)
+        elif type(action) is Roll:
+            flow.roll_attack(self, action.face)
+        elif type(action) is Play:
+            card = game.index_of[action.card]
+            if self.phase == PLACE:
+                flow.place_at_setup(self, player, card)
+            elif game.ctype[card] == CREATURE:
+                flow.play_creature(self, player, card)
+            else:
+                flow.play_action_card(self, player, card)
+        elif type(action) is EndTurn:
+            flow.end_turn(self, player)
+        elif type(action) is React:
+            flow.react(self, player, game.index_of[action.card])
+        elif type(action) is Target:
+            flow.choose_target(self, player, action.player, action.spot)
+        elif type(action) is Attach:
+            flow.attach(self, player, game.index_of[action.card], action.spot)
+        elif type(action) is UsePower:
+            flow.use_power(self, player, action.spot)
+        elif type(action) is ChangeGuard:
+            flow.swap_guard(self, player, action.spot)
+        elif type(action) is FirstPlayer:
+            flow.choose_first_player(self, action.seat)
 
     # -- results -----------------------------------------------------------------------------
     def returns(self) -> list[float]:
@@ -324,65 +353,6 @@ class CubeState(State):
     @classmethod
     def from_dict(cls, game: CubeCreatures, raw: JSON, seed: int | None) -> CubeState:
         return _StateReader(game, raw, seed).read()
-
-
-# -- what each action does ------------------------------------------------------------------------
-def apply_pass(state: CubeState, action: Pass, player: int) -> None:
-    flow.pass_window(state, player)
-
-
-def apply_attack(state: CubeState, action: Attack, player: int) -> None:
-    flow.declare_attack(state, player, action.target_player, action.target_spot, action.spot)
-
-
-def apply_roll(state: CubeState, action: Roll, player: int) -> None:
-    flow.roll_attack(state, action.face)
-
-
-def apply_play(state: CubeState, action: Play, player: int) -> None:
-    game = state.game
-    card = game.index_of[action.card]
-    if state.phase == PLACE:
-        flow.place_at_setup(state, player, card)
-    elif game.ctype[card] == CREATURE:
-        flow.play_creature(state, player, card)
-    else:
-        flow.play_action_card(state, player, card)
-
-
-def apply_end_turn(state: CubeState, action: EndTurn, player: int) -> None:
-    flow.end_turn(state, player)
-
-
-def apply_react(state: CubeState, action: React, player: int) -> None:
-    flow.react(state, player, state.game.index_of[action.card])
-
-
-def apply_target(state: CubeState, action: Target, player: int) -> None:
-    flow.choose_target(state, player, action.player, action.spot)
-
-
-def apply_attach(state: CubeState, action: Attach, player: int) -> None:
-    flow.attach(state, player, state.game.index_of[action.card], action.spot)
-
-
-def apply_power(state: CubeState, action: UsePower, player: int) -> None:
-    flow.use_power(state, player, action.spot)
-
-
-def apply_guard_change(state: CubeState, action: ChangeGuard, player: int) -> None:
-    flow.swap_guard(state, player, action.spot)
-
-
-def apply_first_player(state: CubeState, action: FirstPlayer, player: int) -> None:
-    flow.choose_first_player(state, action.seat)
-
-
-APPLY: dict[type[Action], Callable[[CubeState, Any, int], None]] = {
-    Pass: apply_pass, Attack: apply_attack, Roll: apply_roll, Play: apply_play, EndTurn: apply_end_turn,
-    React: apply_react, Target: apply_target, Attach: apply_attach, UsePower: apply_power,
-    ChangeGuard: apply_guard_change, FirstPlayer: apply_first_player,
-}
 
 
 def give_reactions(sampled: CubeState, viewer: int, askers: list[int], rng: random.Random) -> None:
