@@ -474,7 +474,7 @@ class State(ABC):
         """Legal actions of `player` (default: the current player; at a chance node, the outcomes)."""
         current = self.current_player()
         sole = False  # whether `player` is known to be the only one to act
-        if player is None or player != current or current < 0:
+        if player != current or current < 0:  # (None is never the current player)
             if current == TERMINAL:
                 return []
             if current == CHANCE and player in (None, CHANCE):
