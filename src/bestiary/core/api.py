@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 from rich.text import Text
 
-from bestiary.core.chance import fresh_seed
+from bestiary.core.chance import fresh_seed, sample_chance
 from bestiary.core.errors import ActionParseError, IllegalActionError, OptionError, StateFormatError
 
 CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
@@ -428,6 +428,12 @@ class State(ABC):
     def determinize(self, player: int, rng: random.Random) -> State:
         """A full state consistent with `player`'s observation, hidden parts sampled with `rng`."""
 
+    def _sample_chance_outcome(self, rng: random.Random) -> Action:
+        """One outcome of the chance node due, drawn with its probability by `rng`. By default one of
+        `chance_outcomes()`, chosen as `core.chance.sample_chance` chooses; a game whose chance nodes list many
+        equally likely outcomes (a whole draw pile) may draw one without listing them."""
+        return sample_chance(self, rng)
+
     def _is_possible_outcome(self, outcome: Action) -> bool:
         """Whether a chance outcome may happen now; games may answer faster than listing them all."""
         return any(outcome == possible for possible, _ in self.chance_outcomes())
@@ -489,6 +495,17 @@ class State(ABC):
         legal = self._legal_actions(player)
         self._legal_cache = (player, legal, sole)
         return list(legal)
+
+    def sample_chance_outcome(self, rng: random.Random) -> Action:
+        """At a chance node, one outcome drawn with its probability by `rng`, for playouts that would
+        otherwise list `chance_outcomes()` only to pick one; `apply_action` then applies it without looking
+        for it again. The draw may differ from `core.chance.sample_chance` with the same `rng` (a game may
+        draw without listing), never in its odds. Raises IllegalActionError where no chance outcome is due."""
+        if not self.is_chance_node():
+            raise IllegalActionError(None, None, "no chance outcome is due")
+        outcome = self._sample_chance_outcome(rng)
+        self._legal_cache = (CHANCE, (outcome,), True)
+        return outcome
 
     def legal_actions_mask(self, player: int | None = None) -> np.ndarray:
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)

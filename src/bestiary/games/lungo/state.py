@@ -177,6 +177,14 @@ class LungoState(State):
         p = 1.0 / len(pool)
         return [(table[c], p) for c in pool]
 
+    def _sample_chance_outcome(self, rng: random.Random) -> Action:
+        jobs = self.jobs
+        if jobs and jobs[0][0] in rules.DRAW_JOBS and self.pile:
+            # LUNGO-58: every card of the pile is as likely to come; one is drawn without listing them all
+            pile = self.pile
+            return self.game.draw_actions[pile[rng.randrange(len(pile))]]
+        return super()._sample_chance_outcome(rng)
+
     def _chance_pool(self) -> tuple[Sequence[Action], Sequence[int]]:
         """The due chance job's outcome table, and the positions in it that may come up, in listed order,
         which is ascending (the pile and the spare goals are kept sorted)."""
