@@ -1,11 +1,11 @@
 """Engine throughput: random playouts per registered game, side by side with reference engines.
 
 For each Bestiary game: games/s, steps/s, µs per step (a step is one apply_action, chance included, after
-legal_actions or chance_outcomes, or with --chance sampled each engine's own sampler) and clone µs (averaged over states met along playouts). In the same run,
-OpenSpiel's C++ hearts and leduc_poker are driven by the same kind of Python loop, and RLCard's raw uno game
-by its own step loop; each Bestiary figure is then given as a ratio to hearts. The engines take turns in short
-slices (--rounds), so that a change of load on a shared machine slows every engine alike. A reference engine
-that cannot be imported is reported as missing.
+legal_actions or chance_outcomes, or with --chance sampled each engine's own sampler) and clone µs (averaged
+over states met along playouts). In the same run, OpenSpiel's C++ hearts and leduc_poker are driven by the
+same kind of Python loop, and RLCard's raw uno game by its own step loop; each Bestiary figure is then given as
+a ratio to hearts. The engines take turns in short slices (--rounds), so that a change of load on a shared
+machine slows every engine alike. A reference engine that cannot be imported is reported as missing.
 
 Run (the reference engines come with `pip install -e '.[bench]'`):
     python benchmarks/engine.py [--seconds 3] [--rounds 10] [--repeat 1] [--games critter-capture,cube-creatures]

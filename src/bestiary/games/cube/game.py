@@ -137,7 +137,8 @@ class CubeCreatures(Game):
         self._build_main_tables()
         # the other seats, in seat order (CUBE-37) and in turn order after the seat (CUBE-17), seen from each seat
         self.opponents = tuple(tuple(p for p in range(players) if p != seat) for seat in range(players))
-        self.seats_after = tuple(tuple((seat + step) % players for step in range(1, players)) for seat in range(players))
+        self.seats_after = tuple(tuple((seat + step) % players for step in range(1, players))
+                                 for seat in range(players))
         self.roll_actions = tuple(Roll(i, face) for i, face in enumerate(rules.DIE_FACES))
         self.first_player_actions = tuple(FirstPlayer(len(rules.DIE_FACES) + p, p) for p in range(players))
         # CUBE-40, CUBE-17: a fair die and a fair draw of the first player, as chance lists them
