@@ -431,7 +431,10 @@ class State(ABC):
     def _sample_chance_outcome(self, rng: random.Random) -> Action:
         """One outcome of the chance node due, drawn with its probability by `rng`. By default one of
         `chance_outcomes()`, chosen as `core.chance.sample_chance` chooses; a game whose chance nodes list many
-        equally likely outcomes (a whole draw pile) may draw one without listing them."""
+        equally likely outcomes (a whole draw pile) may draw one without listing them, and must raise
+        IllegalActionError where no chance outcome is due (as this one does)."""
+        if not self.is_chance_node():
+            raise IllegalActionError(None, None, "no chance outcome is due")
         return sample_chance(self, rng)
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
@@ -501,8 +504,6 @@ class State(ABC):
         otherwise list `chance_outcomes()` only to pick one; `apply_action` then applies it without looking
         for it again. The draw may differ from `core.chance.sample_chance` with the same `rng` (a game may
         draw without listing), never in its odds. Raises IllegalActionError where no chance outcome is due."""
-        if not self.is_chance_node():
-            raise IllegalActionError(None, None, "no chance outcome is due")
         outcome = self._sample_chance_outcome(rng)
         self._legal_cache = (CHANCE, (outcome,), True)
         return outcome

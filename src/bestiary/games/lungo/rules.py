@@ -65,7 +65,8 @@ def refill_pile(state: LungoState) -> None:
 def job_possible(state: LungoState, job: tuple[int, int, int]) -> bool:
     kind, player, other = job
     if kind in DRAW_JOBS:
-        refill_pile(state)
+        if not state.pile:
+            refill_pile(state)
         if kind == TURN_DRAW_JOB:
             return bool(state.pile)
         battle = state.game.is_battle
