@@ -1,16 +1,17 @@
 """Engine throughput: random playouts per registered game, side by side with reference engines.
 
 For each Bestiary game: games/s, steps/s, µs per step (a step is one apply_action, chance included, after
-legal_actions or chance_outcomes) and clone µs (averaged over states met along playouts). In the same run,
-OpenSpiel's C++ hearts and leduc_poker are driven by the same kind of Python loop, and RLCard's raw uno game
-by its own step loop; each Bestiary figure is then given as a ratio to hearts. The engines take turns in short
-slices (--rounds), so that a change of load on a shared machine slows every engine alike. A reference engine
-that cannot be imported is reported as missing.
+legal_actions or chance_outcomes, or with --chance sampled each engine's own sampler) and clone µs (averaged
+over states met along playouts). In the same run, OpenSpiel's C++ hearts and leduc_poker are driven by the
+same kind of Python loop, and RLCard's raw uno game by its own step loop; each Bestiary figure is then given as
+a ratio to hearts. The engines take turns in short slices (--rounds), so that a change of load on a shared
+machine slows every engine alike. A reference engine that cannot be imported is reported as missing.
 
 Run (the reference engines come with `pip install -e '.[bench]'`):
     python benchmarks/engine.py [--seconds 3] [--rounds 10] [--repeat 1] [--games critter-capture,cube-creatures]
 On a busy machine, count instructions instead of time (docs/performance.md):
     valgrind --tool=cachegrind --cache-sim=no python benchmarks/engine.py --count critter-capture 20
+    (add --chance sampled to either form for the loop that asks each engine for a drawn chance outcome)
 """
 
 from __future__ import annotations
@@ -31,7 +32,11 @@ from bestiary.core.registry import game_class
 CLONE_SAMPLE_EVERY = 7  # keep every n-th state of a playout for the clone timing
 CLONES_PER_STATE = 4
 CLONE_PASSES = 5
-TARGET_RATIO_TO_HEARTS = 1.5  # issue 11: the card games' step within 1.5x of OpenSpiel's C++ hearts
+TARGET_RATIO_TO_HEARTS = 1.5  # the card games' step within 1.5x of OpenSpiel's C++ hearts
+# How the loop plays a chance node: LISTED lists the outcomes and picks one with rng.choices on every side (the
+# same Python code driving each engine); SAMPLED asks each engine for one drawn outcome by its own means
+# (a Bestiary state's sample_chance_outcome, OpenSpiel's pyspiel.sample_action).
+LISTED, SAMPLED = "listed", "sampled"
 
 
 class Figures:
@@ -81,8 +86,9 @@ class Engine:
 
 
 # -- Bestiary ---------------------------------------------------------------------------------------
-def bestiary_engine(name: str, players: int) -> Engine:
+def bestiary_engine(name: str, players: int, chance: str = LISTED) -> Engine:
     game = bestiary.load_game(name, players=players)
+    sampled = chance == SAMPLED
 
     def playout(seed: int, keep: list[Any] | None) -> int:
         rng = random.Random(seed)
@@ -90,8 +96,11 @@ def bestiary_engine(name: str, players: int) -> Engine:
         steps = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                if sampled:
+                    state.apply_action(state.sample_chance_outcome(rng))
+                else:
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
             else:
                 player = state.players_to_act()[0]
                 state.apply_action(rng.choice(state.legal_actions(player)), player)
@@ -104,12 +113,13 @@ def bestiary_engine(name: str, players: int) -> Engine:
 
 
 # -- OpenSpiel --------------------------------------------------------------------------------------
-def open_spiel_engine(name: str) -> Engine | str:
+def open_spiel_engine(name: str, chance: str = LISTED) -> Engine | str:
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError as error:
         return f"missing (import pyspiel: {error})"
     game = pyspiel.load_game(name)
+    sampled = chance == SAMPLED
 
     def playout(seed: int, keep: list[Any] | None) -> int:
         rng = random.Random(seed)
@@ -117,8 +127,14 @@ def open_spiel_engine(name: str) -> Engine | str:
         steps = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                if sampled:
+                    # OpenSpiel's own sampler (C++) over its listed outcomes: it has none that skips the list.
+                    # With the same number from rng it picks the outcome rng.choices picks, so the games are
+                    # those of the listed loop.
+                    state.apply_action(pyspiel.sample_action(state.chance_outcomes(), rng.random())[0])
+                else:
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
@@ -156,14 +172,14 @@ def rlcard_uno_engine() -> Engine | str:
 
 
 # -- the report -------------------------------------------------------------------------------------
-def one_run(seconds: float, rounds: int, games: list[str]) -> list[Figures | tuple[str, str]]:
+def one_run(seconds: float, rounds: int, games: list[str], chance: str) -> list[Figures | tuple[str, str]]:
     """Every engine in turn for a slice of `seconds`, `rounds` times over, so that a change of load on the
     machine falls on every engine alike."""
     engines: list[Engine | tuple[str, str]] = []
     for name in games:
-        engines.append(bestiary_engine(name, game_class(name).info.player_counts[0]))
+        engines.append(bestiary_engine(name, game_class(name).info.player_counts[0], chance))
     for reference in ("hearts", "leduc_poker"):
-        engine = open_spiel_engine(reference)
+        engine = open_spiel_engine(reference, chance)
         engines.append(engine if isinstance(engine, Engine) else (f"OpenSpiel {reference}", engine))
     uno = rlcard_uno_engine()
     engines.append(uno if isinstance(uno, Engine) else ("RLCard uno", uno))
@@ -217,9 +233,14 @@ def main() -> None:
     parser.add_argument("--count", nargs=2, metavar=("ENGINE", "GAMES"), default=None,
                         help="play GAMES seeded games of one engine (a Bestiary game, hearts or leduc_poker), "
                              "untimed, and print the steps: for counting instructions under valgrind")
+    parser.add_argument("--chance", choices=(LISTED, SAMPLED), default=LISTED,
+                        help="how the loop plays a chance node: 'listed' lists the outcomes and picks one with "
+                             "rng.choices, the same code on every side (default); 'sampled' asks each engine for "
+                             "one drawn by its own means (Bestiary: State.sample_chance_outcome; OpenSpiel: "
+                             "pyspiel.sample_action over its list)")
     args = parser.parse_args()
     if args.count:
-        count_steps(parser, args.count[0], int(args.count[1]))
+        count_steps(parser, args.count[0], int(args.count[1]), args.chance)
         return
     games = args.games.split(",") if args.games else bestiary.list_games()
     unknown = sorted(set(games) - set(bestiary.list_games()))
@@ -227,25 +248,25 @@ def main() -> None:
         parser.error(f"no game named {', '.join(unknown)} (games: {', '.join(bestiary.list_games())})")
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.python_implementation()} "
           f"{platform.python_version()} on {platform.machine()}, {platform.processor() or platform.system()}, "
-          f"{os.cpu_count()} cores; load average {load_average()} (1/5/15 min)")
+          f"{os.cpu_count()} cores; load average {load_average()} (1/5/15 min); chance nodes {args.chance}")
     runs = []
     for number in range(args.repeat):
         if args.repeat > 1:
             print(f"\nrun {number + 1} of {args.repeat}")
-        runs.append(one_run(args.seconds, args.rounds, games))
+        runs.append(one_run(args.seconds, args.rounds, games, args.chance))
         print_run(runs[-1])
     if args.repeat > 1:
         print_spread(runs)
     print(f"\nload average at the end {load_average()}")
 
 
-def count_steps(parser: argparse.ArgumentParser, name: str, games: int) -> None:
+def count_steps(parser: argparse.ArgumentParser, name: str, games: int, chance: str) -> None:
     """A fixed amount of work, the same whatever the load: instructions per step are (the count of this run
     minus that of a run with 0 games) / steps."""
     if name in bestiary.list_games():
-        engine: Engine | str = bestiary_engine(name, game_class(name).info.player_counts[0])
+        engine: Engine | str = bestiary_engine(name, game_class(name).info.player_counts[0], chance)
     elif name in ("hearts", "leduc_poker"):
-        engine = open_spiel_engine(name)
+        engine = open_spiel_engine(name, chance)
     else:
         parser.error(f"--count: no engine named {name} (a Bestiary game, hearts or leduc_poker)")
     if isinstance(engine, str):

@@ -20,7 +20,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 from rich.text import Text
 
-from bestiary.core.chance import fresh_seed
+from bestiary.core.chance import fresh_seed, sample_chance
 from bestiary.core.errors import ActionParseError, IllegalActionError, OptionError, StateFormatError
 
 CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
@@ -428,6 +428,15 @@ class State(ABC):
     def determinize(self, player: int, rng: random.Random) -> State:
         """A full state consistent with `player`'s observation, hidden parts sampled with `rng`."""
 
+    def _sample_chance_outcome(self, rng: random.Random) -> Action:
+        """One outcome of the chance node due, drawn with its probability by `rng`. By default one of
+        `chance_outcomes()`, chosen as `core.chance.sample_chance` chooses; a game whose chance nodes list many
+        equally likely outcomes (a whole draw pile) may draw one without listing them, and must raise
+        IllegalActionError where no chance outcome is due (as this one does)."""
+        if not self.is_chance_node():
+            raise IllegalActionError(None, None, "no chance outcome is due")
+        return sample_chance(self, rng)
+
     def _is_possible_outcome(self, outcome: Action) -> bool:
         """Whether a chance outcome may happen now; games may answer faster than listing them all."""
         return any(outcome == possible for possible, _ in self.chance_outcomes())
@@ -474,7 +483,7 @@ class State(ABC):
         """Legal actions of `player` (default: the current player; at a chance node, the outcomes)."""
         current = self.current_player()
         sole = False  # whether `player` is known to be the only one to act
-        if player is None or player != current or current < 0:
+        if player != current or current < 0:  # (None is never the current player)
             if current == TERMINAL:
                 return []
             if current == CHANCE and player in (None, CHANCE):
@@ -490,6 +499,15 @@ class State(ABC):
         self._legal_cache = (player, legal, sole)
         return list(legal)
 
+    def sample_chance_outcome(self, rng: random.Random) -> Action:
+        """At a chance node, one outcome drawn with its probability by `rng`, for playouts that would
+        otherwise list `chance_outcomes()` only to pick one; `apply_action` then applies it without looking
+        for it again. The draw may differ from `core.chance.sample_chance` with the same `rng` (a game may
+        draw without listing), never in its odds. Raises IllegalActionError where no chance outcome is due."""
+        outcome = self._sample_chance_outcome(rng)
+        self._legal_cache = (CHANCE, (outcome,), True)
+        return outcome
+
     def legal_actions_mask(self, player: int | None = None) -> np.ndarray:
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
         if not self.is_chance_node():
@@ -501,20 +519,19 @@ class State(ABC):
         """Apply a legal action (an Action, its index, or its text). An illegal one raises
         IllegalActionError and leaves the state unchanged."""
         cache = self._legal_cache
-        if (cache is not None and isinstance(action, Action)
-                and (player == cache[0] or (player is None and cache[2]))):
-            # legal_actions has just checked this player and listed their actions in this very position
+        if cache is not None and (player == cache[0] or (player is None and cache[2])):
+            # legal_actions has just checked this player and listed their actions in this very position: one
+            # of the listed objects themselves is applied at once (found by identity, without a dataclass
+            # __eq__ per entry); anything else (an equal copy, an index, a text, an illegal action) is checked
+            # in full below.
             for listed in cache[1]:
-                if listed is action:  # the listed object itself, found without a dataclass __eq__ per entry
-                    break
-            else:
-                if action not in cache[1]:
-                    raise IllegalActionError(action, cache[0], self._illegal_reason(action, cache[0]))
-            self._legal_cache = None
-            self._apply(action, cache[0])
-            self._history = (self._history, (cache[0], action))
-            self._played += 1
-            return
+                if listed is action:
+                    actor = cache[0]
+                    self._legal_cache = None
+                    self._apply(action, actor)
+                    self._history = (self._history, (actor, action))
+                    self._played += 1
+                    return
         current = self.current_player()
         if current == TERMINAL:
             raise IllegalActionError(action, player, "the game is over")

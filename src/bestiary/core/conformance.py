@@ -85,7 +85,16 @@ def check_state(state: State, rng: random.Random, where: str) -> None:
         check(abs(sum(p for _, p in outcomes) - 1.0) < 1e-9, f"{where}: chance probabilities do not sum to 1")
         for action, _ in outcomes:
             check(game.parse_action(str(action)) == action, f"{where}: '{action}' does not read back")
+        drawn = state.clone().sample_chance_outcome(rng)
+        check(drawn in [action for action, _ in outcomes],
+              f"{where}: sample_chance_outcome drew '{drawn}', which chance_outcomes does not list")
         return
+    try:
+        state.clone().sample_chance_outcome(rng)
+    except IllegalActionError:
+        pass
+    else:
+        raise ConformanceError(f"{where}: sample_chance_outcome drew an outcome where no chance outcome is due")
     to_act = state.players_to_act()
     check(bool(to_act), f"{where}: nobody may act in a live state")
     for player in to_act:

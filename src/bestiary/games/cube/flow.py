@@ -81,7 +81,7 @@ def place_at_setup(state: CubeState, player: int, creature: int) -> None:
 def start_turn(state: CubeState, player: int) -> None:
     # CUBE-19: draw, main phase, attack; CUBE-17: turns go clockwise.
     state.turn += 1
-    if state.turn > state.game.options.turn_limit:
+    if state.turn > state.game.turn_limit:
         rules.end_game(state, "the turn limit is reached", rules.most_victories(state))
         return
     state.current = player
@@ -108,12 +108,13 @@ def knock_out(state: CubeState, player: int) -> None:
 
 def next_turn(state: CubeState) -> None:
     # CUBE-17: clockwise, skipping players who are out (CUBE-54).
-    n = state.game.num_players
-    for step in range(1, n + 1):
-        player = (state.current + step) % n
-        if not state.out[player]:
+    out = state.out
+    for player in state.game.seats_after[state.current]:
+        if not out[player]:
             start_turn(state, player)
             return
+    if not out[state.current]:  # the others are all out
+        start_turn(state, state.current)
 
 
 def must_play_creature(state: CubeState, player: int) -> bool:
@@ -159,8 +160,10 @@ def main_actions(state: CubeState, player: int) -> list[Action]:
     if creatures:
         if not field:
             return creatures  # CUBE-20, CUBE-25: an empty battlefield must get a creature first
-        legal[:0] = creatures
-    legal += attaches
+        creatures += legal
+        legal = creatures
+    if attaches:
+        legal += attaches
     if not done & DID_POWER and game.powers_in_play:
         # CUBE-32: each creature power once per game; CUBE-58: while it has something to act on.
         tests, used, powers = game.power_tests, state.used, game.power_actions
@@ -177,20 +180,17 @@ def main_actions(state: CubeState, player: int) -> list[Action]:
     attackers = len(field)
     before = len(legal)
     if attackers:
-        other = 0
+        fields = state.fields
         if state.attack_any:
             table = game.attack_table
-            for theirs in state.fields:
-                if theirs and other != player:
-                    for row in table[other][:len(theirs)]:
-                        legal += row[:attackers]
-                other += 1
+            for other in game.opponents[player]:
+                for row in table[other][:len(fields[other])]:
+                    legal += row[:attackers]
         else:
             guard_attacks = game.guard_attacks
-            for theirs in state.fields:
-                if theirs and other != player:
+            for other in game.opponents[player]:
+                if fields[other]:
                     legal += guard_attacks[other][attackers]
-                other += 1
     if len(legal) == before:
         legal.append(game.end_turn)  # CUBE-55: no attack is possible
     return legal
@@ -338,14 +338,17 @@ def reaction_applies(state: CubeState, card: int, trigger: str) -> bool:
 def in_window(state: CubeState, player: int, trigger: str) -> bool:
     """CUBE-51: whether a window answering `trigger` is open to `player`: any card in hand, or with option
     response_windows="answerers" a reaction that answers it."""
-    if state.game.options.response_windows == "answerers":
+    if state.game.answerers_only:
         return holds_reaction(state, player, trigger)
     return bool(state.hands[player])
 
 
 def holds_reaction(state: CubeState, player: int, trigger: str) -> bool:
+    hand = state.hands[player]
+    if state.game.answering[trigger].isdisjoint(hand):
+        return False
     answers = state.game.trigger  # what each card answers: None but for reactions
-    for card in state.hands[player]:  # noqa: SIM110  (a loop: a generator costs a call on every card)
+    for card in hand:  # noqa: SIM110  (a loop: a generator costs a call on every card)
         if answers[card] == trigger and reaction_applies(state, card, trigger):
             return True
     return False
@@ -358,11 +361,9 @@ def open_window(state: CubeState, trigger: str) -> None:
     responders: list[int] = []
     game = state.game
     if game.reactions_in_play:
-        n = game.num_players
-        answerers = game.options.response_windows == "answerers"
+        answerers = game.answerers_only
         hands, out = state.hands, state.out
-        for step in range(1, n):
-            player = (state.current + step) % n
+        for player in game.seats_after[state.current]:
             if not out[player] and (holds_reaction(state, player, trigger) if answerers else hands[player]):
                 responders.append(player)
     state.responders = responders
@@ -375,9 +376,12 @@ def open_window(state: CubeState, trigger: str) -> None:
 def reaction_actions(state: CubeState, player: int) -> list[Action]:
     game = state.game
     window = state.window
+    hand = state.hands[player]
+    if game.answering[window].isdisjoint(hand):
+        return [game.pass_action]  # no reaction in hand answers this window
     answers = game.trigger  # what each card answers: None but for reactions
     legal: list[Action] = []
-    for card in sorted(state.hands[player]):
+    for card in sorted(hand):
         if answers[card] == window and reaction_applies(state, card, window):
             legal.append(game.react_actions[card])
     legal.append(game.pass_action)

@@ -82,9 +82,17 @@ class CubeCreatures(Game):
         self.bonus = tuple(c.bonus or 0 for c in cards)
         self.effect: tuple[Effect | None, ...] = tuple(c.effect for c in cards)
         self.trigger = tuple(c.responds_to for c in cards)
+        # the reaction cards answering each kind of window, so that a hand without one is told in one C call
+        self.answering = {window: frozenset(i for i, c in enumerate(cards) if c.responds_to == window)
+                          for window in ("attack", "action", "power")}
         # a reaction's effect keyword and target, which decide when it can still change something (CUBE-51)
         self.reaction_effects = {i: (c.effect.keyword, c.effect.params.get("target"))
                                  for i, c in enumerate(cards) if c.type == "reaction" and c.effect is not None}
+        # Options the rules read at every turn or window, kept as plain attributes (a pydantic model's own
+        # attributes are looked up through its __getattr__ hook, several times slower).
+        self.turn_limit = options.turn_limit
+        self.win_at = options.win_at
+        self.answerers_only = options.response_windows == "answerers"
         grandma = options.grandma
         # CUBE-50: Grandma's Rules drop creature powers; CUBE-49, CUBE-50: which cards stay in the deck.
         self.power: tuple[Effect | None, ...] = tuple(None if grandma else c.power_effect for c in cards)
@@ -127,6 +135,10 @@ class CubeCreatures(Game):
         self.pass_action = add(Pass(len(actions)))
         self._player_actions = tuple(actions)
         self._build_main_tables()
+        # the other seats, in seat order (CUBE-37) and in turn order after the seat (CUBE-17), seen from each seat
+        self.opponents = tuple(tuple(p for p in range(players) if p != seat) for seat in range(players))
+        self.seats_after = tuple(tuple((seat + step) % players for step in range(1, players))
+                                 for seat in range(players))
         self.roll_actions = tuple(Roll(i, face) for i, face in enumerate(rules.DIE_FACES))
         self.first_player_actions = tuple(FirstPlayer(len(rules.DIE_FACES) + p, p) for p in range(players))
         # CUBE-40, CUBE-17: a fair die and a fair draw of the first player, as chance lists them

@@ -20,6 +20,7 @@ NO_CARD = -1
 BATTLEFIELD_LIMIT = 3  # CUBE-23
 MAX_SPOTS = 5  # the most any card can widen a battlefield to
 DIE_FACES = ("+2", "+1", "-1", "-2", "2x", "miss")  # CUBE-40
+FACE_ADDS = {"+2": 2, "+1": 1, "-1": -1, "-2": -2}  # CUBE-40.1 to CUBE-40.4: what a number face adds
 OVER = "over"  # the phase of a finished game
 
 
@@ -176,7 +177,7 @@ def adjusted_attack(points: int, face: str) -> int:
         return 0
     if face == "2x":
         return points * 2
-    return max(0, points + int(face))
+    return max(0, points + FACE_ADDS[face])
 
 
 def attack(state: CubeState, player: int, attacker: int, defender: int, face: str) -> None:
@@ -225,7 +226,7 @@ def defeat(state: CubeState, creature: int, by_player: int) -> None:
 
 def check_victory(state: CubeState, player: int) -> None:
     # CUBE-10: the first to defeat 5 creatures wins at once.
-    if state.winners is None and len(state.victory[player]) >= state.game.options.win_at:
+    if state.winners is None and len(state.victory[player]) >= state.game.win_at:
         end_game(state, f"{seat(player)} has defeated {len(state.victory[player])} creatures", [player])
 
 

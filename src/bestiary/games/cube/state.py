@@ -170,15 +170,16 @@ class CubeState(State):
         return (0 <= position < len(table) and table[position] is outcome) or outcome in table
 
     def _apply(self, action: Action, player: int) -> None:
-        # The commonest actions are tested first: passes, attacks, rolls, plays.
+        # The commonest actions are tested first: passes, attacks, rolls, plays. Their exact type is compared
+        # (a plain identity test; isinstance would be a call apiece).
         game = self.game
-        if isinstance(action, Pass):
+        if type(action) is Pass:
             flow.pass_window(self, player)
-        elif isinstance(action, Attack):
+        elif type(action) is Attack:
             flow.declare_attack(self, player, action.target_player, action.target_spot, action.spot)
-        elif isinstance(action, Roll):
+        elif type(action) is Roll:
             flow.roll_attack(self, action.face)
-        elif isinstance(action, Play):
+        elif type(action) is Play:
             card = game.index_of[action.card]
             if self.phase == PLACE:
                 flow.place_at_setup(self, player, card)
@@ -186,19 +187,19 @@ class CubeState(State):
                 flow.play_creature(self, player, card)
             else:
                 flow.play_action_card(self, player, card)
-        elif isinstance(action, EndTurn):
+        elif type(action) is EndTurn:
             flow.end_turn(self, player)
-        elif isinstance(action, React):
+        elif type(action) is React:
             flow.react(self, player, game.index_of[action.card])
-        elif isinstance(action, Target):
+        elif type(action) is Target:
             flow.choose_target(self, player, action.player, action.spot)
-        elif isinstance(action, Attach):
+        elif type(action) is Attach:
             flow.attach(self, player, game.index_of[action.card], action.spot)
-        elif isinstance(action, UsePower):
+        elif type(action) is UsePower:
             flow.use_power(self, player, action.spot)
-        elif isinstance(action, ChangeGuard):
+        elif type(action) is ChangeGuard:
             flow.swap_guard(self, player, action.spot)
-        elif isinstance(action, FirstPlayer):
+        elif type(action) is FirstPlayer:
             flow.choose_first_player(self, action.seat)
 
     # -- results -----------------------------------------------------------------------------

@@ -65,7 +65,8 @@ def refill_pile(state: LungoState) -> None:
 def job_possible(state: LungoState, job: tuple[int, int, int]) -> bool:
     kind, player, other = job
     if kind in DRAW_JOBS:
-        refill_pile(state)
+        if not state.pile:
+            refill_pile(state)
         if kind == TURN_DRAW_JOB:
             return bool(state.pile)
         battle = state.game.is_battle
@@ -148,12 +149,12 @@ def apply_roll(state: LungoState, pips: int) -> None:
 # -- the turn ---------------------------------------------------------------------------------------
 def start_turn(state: LungoState) -> None:
     # LUNGO-59: the limit rule ends a game that would not finish.
-    if state.turns >= state.game.options.turn_limit:
+    if state.turns >= state.game.turn_limit:
         if state.unnoticed >= 0:  # LUNGO-57: the game's end shows the tokens
             notice_missing_token(state, -1)
             return
         state.phase = OVER
-        state._log_later(events.turn_limit, state.game.options.turn_limit)
+        state._log_later(events.turn_limit, state.game.turn_limit)
         return
     state.turns += 1
     state.phase = TURN_DRAW
@@ -199,7 +200,7 @@ def choose_target(state: LungoState, player: int, target: int) -> None:
 
 def window_opens(state: LungoState, target: int) -> bool:
     hand = state.hands[target]
-    if state.game.options.response_windows == "answerers":
+    if state.game.answerers_only:
         return any(state.game.is_response[c] for c in hand)
     return bool(hand)
 
@@ -239,8 +240,8 @@ def resolve_pending(state: LungoState, player: int, target: int) -> None:
 def end_turn(state: LungoState) -> None:
     # LUNGO-61: a token moment closes every round (before the first player's turn comes round again),
     # or every turn with the option token_moment="turn".
-    options = state.game.options
-    if options.token_moment == "turn" or left_of(state, state.active) == options.first_player:
+    game = state.game
+    if game.token_moment_every_turn or left_of(state, state.active) == game.first_player:
         if state.unnoticed >= 0:  # LUNGO-57: at the token moment everyone looks at the tokens
             notice_missing_token(state, -1)
             return
@@ -667,7 +668,7 @@ def take_token(state: LungoState, player: int) -> None:
     first = not state.takers
     state.takers.append(player)
     state.tokens -= 1
-    if first and state.game.options.token_grab == "discreet" and state.phase != TOKEN_MOMENT:
+    if first and state.game.discreet_grabs and state.phase != TOKEN_MOMENT:
         # LUNGO-57 (option token_grab="discreet"): the game goes on until someone notices
         state.unnoticed = player
         state._log_later(events.discreet_token, player)

@@ -177,6 +177,14 @@ class LungoState(State):
         p = 1.0 / len(pool)
         return [(table[c], p) for c in pool]
 
+    def _sample_chance_outcome(self, rng: random.Random) -> Action:
+        jobs = self.jobs
+        if jobs and jobs[0][0] in rules.DRAW_JOBS and self.pile:
+            # LUNGO-58: every card of the pile is as likely to come; one is drawn without listing them all
+            pile = self.pile
+            return self.game.draw_actions[pile[rng.randrange(len(pile))]]
+        return super()._sample_chance_outcome(rng)
+
     def _chance_pool(self) -> tuple[Sequence[Action], Sequence[int]]:
         """The due chance job's outcome table, and the positions in it that may come up, in listed order,
         which is ascending (the pile and the spare goals are kept sorted)."""
@@ -213,28 +221,29 @@ class LungoState(State):
 
     def _apply(self, action: Action, player: int) -> None:
         game = self.game
-        # The commonest actions are tested first: draws, then words (pass, end turn).
-        if isinstance(action, DrawCard):
+        # The commonest actions are tested first: draws, then words (pass, end turn). Their exact type is
+        # compared (a plain identity test; isinstance would be a call apiece).
+        if type(action) is DrawCard:
             rules.apply_draw(self, action.index)  # a draw's index is its card's
-        elif isinstance(action, Word):
+        elif type(action) is Word:
             self._apply_word(action.text, player)
-        elif isinstance(action, Play):
+        elif type(action) is Play:
             card = game.index_of[action.card]
             if self.phase == rules.RESPONSE:
                 rules.respond(self, player, card)
             else:
                 rules.play_card(self, player, card)
-        elif isinstance(action, Target):
+        elif type(action) is Target:
             rules.choose_target(self, player, action.seat)
-        elif isinstance(action, PickCard):
+        elif type(action) is PickCard:
             rules.apply_pick(self, game.index_of[action.card])
-        elif isinstance(action, Commit):
+        elif type(action) is Commit:
             rules.commit(self, player, game.index_of[action.card])
-        elif isinstance(action, Roll):
+        elif type(action) is Roll:
             rules.apply_roll(self, action.pips)
-        elif isinstance(action, DealGoal):
+        elif type(action) is DealGoal:
             self._deal_goal(game.goal_index[action.goal])
-        elif isinstance(action, Boost):
+        elif type(action) is Boost:
             rules.boost(self, player, game.index_of[action.card])
         rules.settle(self)
 
