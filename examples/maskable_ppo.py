@@ -24,9 +24,13 @@ uniformly random player on the same games.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
+import multiprocessing
 import random
 import time
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -84,34 +88,61 @@ def mean_with_interval(scores: list[float]) -> tuple[float, float]:
     return mean, 1.96 * spread / math.sqrt(len(scores))
 
 
-def heuristic_decisions(games: int, seed: int, advice: bool) -> tuple[np.ndarray, ...]:
-    """The heuristic's decisions in the learner's seat against the heuristic: observations, legal-action
-    masks, the actions taken and each game's final score for every decision in it."""
-    heuristic = make_agent("heuristic")
-    observations, masks, actions, results = [], [], [], []
-    for game in range(games):
-        env = make_env(game % 2, advice)
-        observation, _ = env.reset(seed=seed + game)
-        rng = random.Random(seed + game)
-        done, total, decisions = False, 0.0, 0
-        while not done:
-            action = heuristic.act(SeatView(env.unwrapped.game_state, game % 2), rng)
-            observations.append(observation)
-            masks.append(env.action_masks())
-            actions.append(action.index)
-            observation, reward, done, _, _ = env.step(action.index)
-            total += float(reward)
-            decisions += 1
-        results.extend([total] * decisions)
-    return (np.array(observations, np.float32), np.array(masks, bool), np.array(actions, np.int64),
-            np.array(results, np.float32))
+def teacher_game(teacher: str, game: int, seed: int, advice: bool) -> tuple[list[Any], ...]:
+    """One seeded game of the teacher in the learner's seat (seat 0 in even games, 1 in odd ones) against
+    the heuristic: the observations, legal-action masks and actions of each of the teacher's decisions and
+    the game's final score for each."""
+    agent = make_agent(teacher)  # afresh for every game: a search keeps its tree between moves
+    env = make_env(game % 2, advice)
+    observation, _ = env.reset(seed=seed + game)
+    rng = random.Random(seed + game)
+    observations, masks, actions = [], [], []
+    done, total = False, 0.0
+    while not done:
+        action = agent.act(SeatView(env.unwrapped.game_state, game % 2), rng)
+        observations.append(observation)
+        masks.append(env.action_masks())
+        actions.append(action.index)
+        observation, reward, done, _, _ = env.step(action.index)
+        total += float(reward)
+    return observations, masks, actions, [total] * len(actions)
 
 
-def clone_heuristic(model: MaskablePPO, games: int, epochs: int, smoothing: float, seed: int,
-                    advice: bool) -> float:
-    """Fit the policy to the heuristic's actions and the value to the games' results; the share of the
-    decisions on which the fitted policy's most probable action is the heuristic's."""
-    observations, masks, actions, results = (torch.as_tensor(a) for a in heuristic_decisions(games, seed, advice))
+def teacher_decisions(teacher: str, games: int, seed: int, advice: bool, jobs: int) -> tuple[np.ndarray, ...]:
+    """The teacher's decisions over seeded games (`teacher_game`), played on `jobs` processes."""
+    record = functools.partial(teacher_game, teacher, seed=seed, advice=advice)
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            played = pool.map(record, range(games), chunksize=4)
+    else:
+        played = [record(game) for game in range(games)]
+    columns = [[item for game in played for item in game[k]] for k in range(4)]
+    return (np.array(columns[0], np.float32), np.array(columns[1], bool), np.array(columns[2], np.int64),
+            np.array(columns[3], np.float32))
+
+
+def recorded_decisions(teacher: str, games: int, seed: int, advice: bool, jobs: int,
+                       cache: Path | None) -> tuple[np.ndarray, ...]:
+    """`teacher_decisions`, kept in `cache` (a .npz file) when one is named: a search teacher's games take
+    long to record, and the same teacher, games, seed and advice give the same decisions."""
+    key = np.array([teacher, str(games), str(seed), str(advice)])
+    if cache is not None and cache.exists():
+        stored = np.load(cache)
+        if np.array_equal(stored["key"], key):
+            return stored["observations"], stored["masks"], stored["actions"], stored["results"]
+        raise SystemExit(f"{cache} holds other decisions ({' '.join(stored['key'])}); name another file")
+    decisions = teacher_decisions(teacher, games, seed, advice, jobs)
+    if cache is not None:
+        np.savez_compressed(cache, key=key, observations=decisions[0], masks=decisions[1], actions=decisions[2],
+                            results=decisions[3])
+    return decisions
+
+
+def clone_teacher(model: MaskablePPO, decisions: tuple[np.ndarray, ...], epochs: int, smoothing: float,
+                  seed: int) -> float:
+    """Fit the policy to the teacher's actions and the value to the games' results; the share of the
+    decisions on which the fitted policy's most probable action is the teacher's."""
+    observations, masks, actions, results = (torch.as_tensor(a) for a in decisions)
     policy = model.policy
     optimiser = torch.optim.Adam(policy.parameters(), lr=1e-3)
     order = torch.Generator().manual_seed(seed)
@@ -135,21 +166,30 @@ def clone_heuristic(model: MaskablePPO, games: int, epochs: int, smoothing: floa
     return float((chosen == actions).float().mean())
 
 
-def evaluate_policy(model: MaskablePPO, games: int, seed: int, advice: bool) -> list[float]:
+Scores = list[tuple[float, float]]  # per evaluation game: the learner seat's score and its opponent's
+
+
+def final_scores(env: BestiaryEnv | HeuristicAdvice) -> tuple[float, float]:
+    bestiary = env.unwrapped
+    assert isinstance(bestiary, BestiaryEnv)
+    returns = bestiary.game_state.returns()
+    return float(returns[bestiary.seat]), float(returns[1 - bestiary.seat])
+
+
+def evaluate_policy(model: MaskablePPO, games: int, seed: int, advice: bool) -> Scores:
     scores = []
     for game in range(games):
         env = make_env(game % 2, advice)
         observation, _ = env.reset(seed=seed + game)
-        done, total = False, 0.0
+        done = False
         while not done:
             action, _ = model.predict(observation, action_masks=env.action_masks(), deterministic=True)
-            observation, reward, done, _, _ = env.step(int(action))
-            total += float(reward)
-        scores.append(total)
+            observation, _, done, _, _ = env.step(int(action))
+        scores.append(final_scores(env))
     return scores
 
 
-def evaluate_agent(name: str, games: int, seed: int) -> list[float]:
+def evaluate_agent(name: str, games: int, seed: int) -> Scores:
     """An agent in the learner's seat against the heuristic, on the same seeded games."""
     agent = make_agent(name)
     scores = []
@@ -157,18 +197,34 @@ def evaluate_agent(name: str, games: int, seed: int) -> list[float]:
         env = make_env(seat=game % 2)
         env.reset(seed=seed + game)
         rng = random.Random(seed + game)
-        done, total = False, 0.0
+        done = False
         while not done:
             action = agent.act(SeatView(env.game_state, env.seat), rng)
-            _, reward, done, _, _ = env.step(action.index)
-            total += float(reward)
-        scores.append(total)
+            _, _, done, _, _ = env.step(action.index)
+        scores.append(final_scores(env))
     return scores
+
+
+def report(rows: list[tuple[str, Scores]], baseline: Scores) -> None:
+    """Each player's mean score, its margin over its opponent (the heuristic) in the same games, and its gain
+    over the heuristic playing in its place on the same seeded games, each with a 95% interval. The last two
+    are paired game by game, so they see differences that the scores' own intervals hide: a player that plays
+    the heuristic's move at most decisions plays mostly the same games."""
+    print(f"{'':<16}{'score':>15}{'margin over its opponent':>27}{'gain over the heuristic':>27}")
+    for label, scores in rows:
+        score = mean_with_interval([own for own, _ in scores])
+        margin = mean_with_interval([own - other for own, other in scores])
+        gain = mean_with_interval([own - base for (own, _), (base, _) in zip(scores, baseline, strict=True)])
+        print(f"{label:<16}{score[0]:>7.3f} ± {score[1]:.3f}"
+              + "".join(f"{mean:>+19.3f} ± {half:.3f}" for mean, half in (margin, gain)))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clone-games", type=int, default=1000, help="heuristic games to clone (0: none)")
+    parser.add_argument("--teacher", default="heuristic", help="the agent cloned first, by name (mcts:hard, ...)")
+    parser.add_argument("--clone-games", type=int, default=1000, help="the teacher's games to clone (0: none)")
+    parser.add_argument("--clone-jobs", type=int, default=1, help="processes recording the teacher's games")
+    parser.add_argument("--clone-cache", type=Path, help="a .npz file keeping the teacher's recorded decisions")
     parser.add_argument("--clone-epochs", type=int, default=10)
     parser.add_argument("--clone-smoothing", type=float, default=0.1,
                         help="the cloned target's share spread over all legal actions")
@@ -191,23 +247,23 @@ def main() -> None:
     rows = []
     if args.clone_games:
         started = time.perf_counter()
-        agreement = clone_heuristic(model, args.clone_games, args.clone_epochs, args.clone_smoothing,
-                                    CLONE_SEED + args.seed, args.advice)
-        print(f"Cloned the heuristic from {args.clone_games} games in {time.perf_counter() - started:.0f} s: "
-              f"the policy takes the heuristic's action at {agreement:.1%} of its decisions")
+        decisions = recorded_decisions(args.teacher, args.clone_games, CLONE_SEED + args.seed, args.advice,
+                                       args.clone_jobs, args.clone_cache)
+        agreement = clone_teacher(model, decisions, args.clone_epochs, args.clone_smoothing, CLONE_SEED + args.seed)
+        seconds = time.perf_counter() - started
+        print(f"Cloned the teacher ({args.teacher}) from {args.clone_games} games in {seconds:.0f} s: "
+              f"the policy takes its action at {agreement:.1%} of its decisions")
         rows.append(("cloned policy", evaluate_policy(model, args.eval_games, evaluation_seed, args.advice)))
     started = time.perf_counter()
     model.learn(total_timesteps=args.steps)
     print(f"Trained MaskablePPO for {args.steps} decisions in {time.perf_counter() - started:.0f} s")
 
-    print(f"\nMean score against the heuristic over {args.eval_games} seeded games at both seats "
-          "(1 = a win, 0.5 = a shared win), with 95% intervals:")
+    print(f"\nAgainst the heuristic over {args.eval_games} seeded games at both seats (a score: 1 for a win, "
+          "0.5 for a shared win), with 95% intervals:")
+    heuristic = evaluate_agent("heuristic", args.eval_games, evaluation_seed)
     rows = [("MaskablePPO", evaluate_policy(model, args.eval_games, evaluation_seed, args.advice)), *rows,
-            ("heuristic", evaluate_agent("heuristic", args.eval_games, evaluation_seed)),
-            ("uniform random", evaluate_agent("random", args.eval_games, evaluation_seed))]
-    for label, scores in rows:
-        mean, half = mean_with_interval(scores)
-        print(f"{label:<16}{mean:>8.3f} ± {half:.3f}")
+            ("heuristic", heuristic), ("uniform random", evaluate_agent("random", args.eval_games, evaluation_seed))]
+    report(rows, heuristic)
 
 
 if __name__ == "__main__":
