@@ -4,21 +4,25 @@
     python examples/maskable_ppo.py                     # about twelve minutes on a busy two-core machine
     python examples/maskable_ppo.py --clone-games 50 --steps 4000 --eval-games 40   # a quick look
     python examples/maskable_ppo.py --no-advice         # the observation alone, without the heuristic's choice
+    python examples/maskable_ppo.py --teacher "mcts:hard,sims=100" --clone-games 300 --clone-jobs 2 \
+        --clone-cache mcts.npz                          # clone a search instead (its games take long to record)
 
 The policy sees the game's observation tensor with the heuristic's choice for the decision appended, one-hot
 (`HeuristicAdvice`, asked of the public agent API), and learns where to follow it and where not to. Two
-stages. First the policy clones the heuristic: seeded games of the heuristic against itself at both seats give
-(observation, legal actions, the heuristic's action, the game's result) for each of the learner seat's
-decisions, and the network is fitted to them, a smoothed cross-entropy over the legal actions for the policy
-(the smoothing leaves PPO room to explore) and the squared error to the result for the value. Then
+stages. First the policy clones the heuristic (or the agent named by `--teacher`): seeded games of the
+teacher in the learner's seat against the heuristic, at both seats, give (observation, legal actions, the
+teacher's action, the game's result) for each of the teacher's decisions, and the network is fitted to them,
+a smoothed cross-entropy over the legal actions for the policy (the smoothing leaves PPO room to explore)
+and the squared error to the result for the value. Then
 MaskablePPO fine-tunes it against the heuristic, so it starts at the heuristic's level and only has to
 improve on it. The learner plays seat 0 in half the training environments and seat 1 in the other half,
 through `bestiary.rl.gymnasium.BestiaryEnv`; MaskablePPO reads the legal actions from `action_masks()`.
 
 Evaluation plays seeded games that neither stage trained on, at both seats against the heuristic (the policy
-taking its most probable legal action), and reports the mean score, a win 1 and a shared win 0.5, with a 95%
-interval (normal approximation), beside the cloned policy before fine-tuning, the heuristic itself and a
-uniformly random player on the same games.
+taking its most probable legal action), beside the cloned policy before fine-tuning, the heuristic itself and
+a uniformly random player on the same games. For each it reports, with 95% intervals (normal approximation),
+the mean score (a win 1, a shared win 0.5), the margin over its opponent and the gain over the heuristic in
+its place, both paired game by game (`report`).
 """
 
 from __future__ import annotations
