@@ -238,6 +238,9 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=4, help="training environments (half at each seat)")
     parser.add_argument("--eval-games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--eval-seed", type=int,
+                        help=f"the first evaluation game's seed (default: {EVALUATION_SEED} + the seed)")
+    parser.add_argument("--save", type=Path, help="save the trained model here (MaskablePPO.load reads it)")
     parser.add_argument("--no-advice", dest="advice", action="store_false",
                         help="leave the heuristic's choice out of the observation")
     args = parser.parse_args()
@@ -247,7 +250,7 @@ def main() -> None:
     model = MaskablePPO("MlpPolicy", envs, n_steps=512, batch_size=256, n_epochs=4,
                         learning_rate=args.learning_rate, gamma=1.0, clip_range=0.1, ent_coef=args.entropy,
                         policy_kwargs={"net_arch": [256, 256]}, seed=args.seed, verbose=0, device="cpu")
-    evaluation_seed = EVALUATION_SEED + args.seed
+    evaluation_seed = EVALUATION_SEED + args.seed if args.eval_seed is None else args.eval_seed
     rows = []
     if args.clone_games:
         started = time.perf_counter()
@@ -261,6 +264,8 @@ def main() -> None:
     started = time.perf_counter()
     model.learn(total_timesteps=args.steps)
     print(f"Trained MaskablePPO for {args.steps} decisions in {time.perf_counter() - started:.0f} s")
+    if args.save:
+        model.save(args.save)
 
     print(f"\nAgainst the heuristic over {args.eval_games} seeded games at both seats (a score: 1 for a win, "
           "0.5 for a shared win), with 95% intervals:")

@@ -33,11 +33,14 @@ def test_training_example_trains_and_evaluates() -> None:
         assert all(0.0 <= float(s) <= 1.0 for s in scores)
 
 
-def test_maskable_ppo_example_clones_trains_and_evaluates() -> None:
-    pytest.importorskip("sb3_contrib", reason=TRAIN_EXTRA)
+def test_maskable_ppo_example_clones_trains_evaluates_and_saves(tmp_path: Path) -> None:
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason=TRAIN_EXTRA)
+    saved = tmp_path / "policy.zip"
     out = subprocess.run([sys.executable, str(MASKABLE_PPO), "--clone-games", "4", "--clone-epochs", "1",
-                          "--steps", "256", "--envs", "2", "--eval-games", "2"],
+                          "--steps", "256", "--envs", "2", "--eval-games", "2", "--eval-seed", "7",
+                          "--save", str(saved)],
                          capture_output=True, text=True, check=True, timeout=300)
+    assert sb3_contrib.MaskablePPO.load(saved).num_timesteps >= 256
     assert "Cloned the teacher (heuristic) from 4 games" in out.stdout
     assert "Trained MaskablePPO for 256 decisions" in out.stdout
     rows = {line[:16].strip(): line[16:].split() for line in out.stdout.splitlines()
