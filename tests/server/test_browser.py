@@ -87,11 +87,21 @@ def wait_for_update(page: playwright_api.Page, version: str | None) -> None:
     page.wait_for_function("v => document.getElementById('board').dataset.version !== v", arg=version)
 
 
+def countdown_shows(page: playwright_api.Page) -> bool:
+    """Whether a window's countdown is up, or comes up within a moment: on a busy machine the banner may
+    follow the move buttons by a frame or two."""
+    try:
+        page.locator("#countdown").first.wait_for(state="attached", timeout=300)
+    except playwright_api.TimeoutError:
+        return False
+    return True
+
+
 def play_through(pages: list[playwright_api.Page], selector: str, limit: int = 400,
                  midway: str | None = None, window_shot: str | None = None) -> None:
     """Click each page's first enabled move button until the game is over."""
     for step in range(limit):
-        if window_shot and pages[0].locator("#countdown").count() and pages[0].locator(selector).count():
+        if window_shot and pages[0].locator(selector).count() and countdown_shows(pages[0]):
             pages[0].locator("#turn").screenshot(path=str(ARTIFACTS / f"{window_shot}-banner.png"))
             shot(pages[0], window_shot)  # the window may have closed meanwhile; the banner shot is first
             window_shot = None
