@@ -412,11 +412,26 @@ FIGHT = """async ([code, attacker, target, declared]) => {
 }"""
 
 
+def until_own_turn(page: Page) -> None:
+    """Wait for the human's own turn, passing any window before it: the random computer player moving first may
+    open one on its first turn (CRITS-52), even by attacking its own item, dropped by a Sacrifice (CRITS-37)."""
+    for _ in range(10):
+        answer = page.wait_for_selector("button[data-action='end turn'], button[data-action='pass'], "
+                                        "button[data-action='no counter']", timeout=30000)
+        assert answer is not None
+        action = answer.get_attribute("data-action")
+        if action == "end turn":
+            return
+        answer.click()
+        page.wait_for_selector(f"button[data-action='{action}']", state="detached")
+    raise AssertionError("no turn of the human's own after ten windows")
+
+
 def test_crits_pieces_are_told_apart_without_colour(browser: playwright_api.Browser, base_url: str) -> None:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     code = new_room(page, base_url, "crits-creatures", ["human", "bot:random"], "Ada")
-    page.wait_for_selector("#turn.mine", timeout=30000)
+    until_own_turn(page)
     page.wait_for_selector(".cr-tile.cr-can")
     pieces = page.evaluate(PIECES)
     deploy = page.locator("button[data-action^='deploy ']")  # a card held off the board, named as spelt
