@@ -22,6 +22,7 @@ from rich.text import Text
 
 from bestiary.core.chance import fresh_seed, sample_chance
 from bestiary.core.errors import ActionParseError, IllegalActionError, OptionError, StateFormatError
+from bestiary.core.speedups import is_listed
 
 CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
 SIMULTANEOUS = -2  # several players choose at once, unseen by each other
@@ -519,19 +520,18 @@ class State(ABC):
         """Apply a legal action (an Action, its index, or its text). An illegal one raises
         IllegalActionError and leaves the state unchanged."""
         cache = self._legal_cache
-        if cache is not None and (player == cache[0] or (player is None and cache[2])):
+        if cache is not None and (player == cache[0] or (player is None and cache[2])) \
+                and is_listed(action, cache[1]):
             # legal_actions has just checked this player and listed their actions in this very position: one
             # of the listed objects themselves is applied at once (found by identity, without a dataclass
             # __eq__ per entry); anything else (an equal copy, an index, a text, an illegal action) is checked
             # in full below.
-            for listed in cache[1]:
-                if listed is action:
-                    actor = cache[0]
-                    self._legal_cache = None
-                    self._apply(action, actor)
-                    self._history = (self._history, (actor, action))
-                    self._played += 1
-                    return
+            actor = cache[0]
+            self._legal_cache = None
+            self._apply(action, actor)
+            self._history = (self._history, (actor, action))
+            self._played += 1
+            return
         current = self.current_player()
         if current == TERMINAL:
             raise IllegalActionError(action, player, "the game is over")

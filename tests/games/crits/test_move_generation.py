@@ -118,7 +118,9 @@ def test_turn_actions_match_a_plain_generation_cold_and_warm(options: dict[str, 
     assert len(states) > 50
     for _ in range(2):  # the first pass fills the game's memo of moves, the second reads from it
         for state in states:
-            assert state.clone().legal_actions() == plain_turn_actions(state)
+            plain = plain_turn_actions(state)
+            assert state.clone().python_turn_actions() == plain
+            assert state.clone().legal_actions() == plain  # the compiled twin, where it is built
     assert game.reach_memo
 
 
@@ -127,7 +129,7 @@ def test_a_full_memo_starts_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
     game = bestiary.load_game("crits-creatures")
     assert isinstance(game, CritsCreatures)
     for state in [s for s in playouts(game, range(2)) if s.phase == rules.TURN]:
-        assert state.legal_actions() == plain_turn_actions(state)
+        assert state.python_turn_actions() == plain_turn_actions(state)
         assert len(game.reach_memo) <= 8
 
 
@@ -187,7 +189,9 @@ def test_every_step_of_seeded_random_games_matches_the_plain_rules(options: dict
             player = state.current_player()
             seen_phases.add(state.phase)
             if state.phase == rules.TURN:
-                assert state.legal_actions() == plain_turn_actions(state)
+                plain = plain_turn_actions(state)
+                assert state.python_turn_actions() == plain
+                assert state.legal_actions() == plain  # the compiled twin, where it is built
             elif state.phase == rules.RESPOND:
                 assert state.legal_actions() == [*plain_effect_actions(state, player), game.words["pass"]]
             for tile in {state.pos[p] for p in range(2 * SIDE) if state.pos[p] >= 0}:

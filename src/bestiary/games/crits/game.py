@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 from bestiary.core.api import JSON, Game, GameInfo, GameOptions
 from bestiary.core.cards import CardSet
 from bestiary.core.chance import fresh_seed
+from bestiary.core.compiled import compiled
 from bestiary.core.effects import Effect
 from bestiary.core.errors import OptionError, StateFormatError
 from bestiary.core.registry import register_game
@@ -22,7 +23,11 @@ from bestiary.games.crits.armies import Army, ArmyError, preset_names, read_army
 from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards, piece_face
 from bestiary.games.crits.effects import ACTIVATED, EFFECTS
 from bestiary.games.crits.heuristic import CritsHeuristic
+from bestiary.games.crits.rules import is_swift
 from bestiary.games.crits.state import CritsState
+
+if TYPE_CHECKING:
+    from bestiary.games.crits._turn import TurnTables
 
 PIECES_PER_SIDE = 16  # CRITS-42: 1 Titan, 10 creatures, 5 items
 ORTHOGONAL = ((0, 1), (0, -1), (1, 0), (-1, 0))
@@ -85,6 +90,8 @@ class CritsCreatures(Game):
         self._build_cards()
         self._build_board()
         self._build_actions()
+        turn = compiled("bestiary.games.crits._turn")
+        self.turn_tables: TurnTables | None = None if turn is None else turn.TurnTables(self._turn_tables())
         self._heuristic: CritsHeuristic | None = None
         self._start: CritsState | None = None
         super().__init__(options)
@@ -268,6 +275,37 @@ class CritsCreatures(Game):
                 self.roll_actions[sides, value] = Roll(len(rolls), sides, value)
                 rolls.append(self.roll_actions[sides, value])
         self._chance_outcomes = tuple(rolls)
+        # each die's outcomes with their odds, listed once; CRITS-45: P2's roll-off die never ties P1's, so its
+        # 19 other faces, each as likely, by P1's roll
+        self.roll_odds = {sides: tuple((self.roll_actions[sides, v], 1.0 / sides) for v in range(1, sides + 1))
+                          for sides in DIE_SIZES}
+        self.roll_off_odds = {first: tuple((self.roll_actions[20, v], 1.0 / 19) for v in range(1, 21) if v != first)
+                              for first in range(1, 21)}
+
+    def _turn_tables(self) -> JSON:
+        """What the compiled turn's legal actions read (games/crits/_turn.c): per card, per tile, the actions."""
+        kinds = {"titan": 0, "creature": 1, "item": 2}
+        necro, aimed = 1, 2
+        activated = self.activated
+        return {
+            "width": self.width, "length": self.length, "start_depth": self.options.start_depth,
+            "allies_block": int(self.options.allies_block), "cards": len(self.cards),
+            "longest": max(1, *self.reach),
+            "moves": self.moves, "range": self.reach, "dice": [len(dice) for dice in self.attack_dice],
+            "kind": [kinds[kind] for kind in self.kind], "swift": [swift is not None for swift in self.swift],
+            "effect": [0 if e is None else necro if e.keyword == "necro" else aimed for e in activated],
+            "effect_range": [0 if e is None else int(e.params.get("range", 0)) for e in activated],
+            "at_enemy": [e is not None and e.keyword == "kill" for e in activated],
+            "titans": [kind == "titan" for kind in self.kind],
+            "moves_out": [[(bit.bit_length() - 1, length, move) for move, length, bit in zip(*out, strict=True)]
+                          for out in self._moves_out],
+            "rays": [[[(u, self.attack_actions[t, u]) for u in line] for line in lines]
+                     for t, lines in enumerate(self.rays)],
+            "split": self.split_actions, "pincer": self.pincer_actions, "drop_crown": self.drop_crown_actions,
+            "use_own": [own for own, _ in self.use_actions], "use_held": [held for _, held in self.use_actions],
+            "around": self.around, "beside": self.orthogonal, "end_turn": self.words["end turn"],
+            "is_swift": is_swift,
+        }
 
     def moves_within(self, origin: int, budget: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:
         """The moves from `origin` to the tiles within `budget` orthogonal steps, and those tiles' bits."""

@@ -27,6 +27,7 @@ ROLL = "roll"
 COUNTER = "counter"
 OVER = "over"
 PHASES = (PLACE, FIRST_ROLL, TURN, AIM, TARGET, RAISE, RESPOND, ROLL, COUNTER, OVER)
+CHANCE_PHASES = frozenset({FIRST_ROLL, ROLL})
 
 MOVES_PER_TURN = 5  # CRITS-5, CRITS-56
 REACH_MEMO_SIZE = 1 << 15  # positions kept by moves_from (a few MB); the memo starts afresh when full
@@ -595,12 +596,13 @@ def fell_this_turn_counts(state: CritsState) -> bool:
 
 def expire_split_seconds(state: CritsState, player: int) -> None:
     # CRITS-46: a Split Second card may exist only for a number of its owner's turns.
-    if not any(state.lasts):
+    lasts = state.lasts
+    if not any(lasts):
         return
-    for piece in range(len(state.card)):
-        if state.lasts[piece] > 0 and state.side[piece] == player and state.where[piece] == BOARD:
-            state.lasts[piece] -= 1
-            if state.lasts[piece] == 0:
+    for piece in [p for p, left in enumerate(lasts) if left]:
+        if lasts[piece] > 0 and state.side[piece] == player and state.where[piece] == BOARD:
+            lasts[piece] -= 1
+            if lasts[piece] == 0:
                 state._log("expire", f"{state.name(piece)}'s time is up: it leaves the game.")
                 defeat(state, piece, None)
                 remove_from_graveyard(state, piece)

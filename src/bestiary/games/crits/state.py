@@ -228,13 +228,19 @@ class CritsState(State):
         phase = self.phase
         if phase == rules.TURN:
             return self.player
-        if phase in (rules.FIRST_ROLL, rules.ROLL):
+        if phase in rules.CHANCE_PHASES:
             return CHANCE
         if phase == rules.OVER:
             return TERMINAL
-        if phase in (rules.TURN, rules.AIM, rules.PLACE):
+        if phase in (rules.AIM, rules.PLACE):
             return self.player
         return self.actor
+
+    def is_terminal(self) -> bool:
+        return self.phase == rules.OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in rules.CHANCE_PHASES
 
     def __getstate__(self) -> JSON:
         fields = super().__getstate__()
@@ -278,16 +284,28 @@ class CritsState(State):
         game = self.game
         out: list[Action] = [game.use_actions[rules.effect_source_tile(self, p)][held]
                              for p, held in self.usable_effects(player)]
-        deploys = self.deploys[player]
-        if deploys is None:
-            base = player * SIDE
-            deploys = self.deploys[player] = tuple(game.deploy_actions[c] for c in sorted(
-                {self.card[p] for p in range(base, base + SIDE) if self.where[p] == RESERVE}))
+        deploys = self._deploys(player)
         if deploys and game.zone_tiles[player] & ~(self.occupancy[0] | self.occupancy[1]):
             out += deploys
         return out
 
+    def _deploys(self, player: int) -> tuple[Action, ...]:
+        """The Deploy actions for the Split Second cards the player holds off the board, kept until one leaves."""
+        deploys = self.deploys[player]
+        if deploys is None:
+            base = player * SIDE
+            deploys = self.deploys[player] = tuple(self.game.deploy_actions[c] for c in sorted(
+                {self.card[p] for p in range(base, base + SIDE) if self.where[p] == RESERVE}))
+        return deploys
+
     def _turn_actions(self) -> list[Action]:
+        tables = self.game.turn_tables
+        if tables is not None:  # the compiled twin of python_turn_actions (docs/architecture.md)
+            return tables.turn_actions(self, self._deploys(self.player))
+        return self.python_turn_actions()
+
+    def python_turn_actions(self) -> list[Action]:
+        """The turn's legal actions: moves piece by piece, attacks, pincers, effects, Deploy, the crown, end turn."""
         game = self.game
         player = self.player
         where, card, pos = self.where, self.card, self.pos
@@ -377,19 +395,15 @@ class CritsState(State):
                 "an orthogonal one 1)")
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        rolls = self.game.roll_actions
-        if self.phase == rules.FIRST_ROLL and self.first_rolls[0] >= 0:
+        phase = self.phase
+        if phase == rules.ROLL:
+            return list(self.game.roll_odds[self.todo[0]])
+        if phase == rules.FIRST_ROLL:
             # CRITS-45: P2's die never ties P1's: the 19 other faces, each as likely, are exactly the odds of
             # re-rolling ties, and no run of ties can go on for ever.
-            faces = [v for v in range(1, 21) if v != self.first_rolls[0]]
-            return [(rolls[20, v], 1.0 / 19) for v in faces]
-        if self.phase == rules.FIRST_ROLL:
-            sides = 20
-        elif self.phase == rules.ROLL:
-            sides = self.todo[0]
-        else:
-            return []
-        return [(rolls[sides, v], 1.0 / sides) for v in range(1, sides + 1)]
+            first = self.first_rolls[0]
+            return list(self.game.roll_off_odds[first] if first >= 0 else self.game.roll_odds[20])
+        return []
 
     # -- applying actions ------------------------------------------------------------------------
     def _apply(self, action: Action, player: int) -> None:

@@ -1,0 +1,6 @@
+from collections.abc import Sequence
+from typing import TypeGuard, TypeVar
+
+T = TypeVar("T")
+
+def is_listed(item: object, items: Sequence[T], /) -> TypeGuard[T]: ...
