@@ -115,9 +115,14 @@ def test_the_compiled_tables_refuse_what_they_cannot_read() -> None:
     broken.pos = broken.pos[:-1]  # a list of the wrong length
     with pytest.raises(TypeError, match="pos"):
         tables.turn_actions(broken, ())
+    for field, value in (("card", len(game.cards)), ("side", 2), ("pos", -7), ("holder", 40)):
+        broken = state.clone()
+        setattr(broken, field, [value] * 32)  # no such card, side, tile or piece: refused, never read past
+        with pytest.raises(ValueError, match=field):
+            tables.turn_actions(broken, ())
     broken = state.clone()
-    broken.card = [len(game.cards)] * 32  # no such card
-    with pytest.raises(ValueError, match="card"):
+    broken.king = [99, -1]
+    with pytest.raises(ValueError, match="King"):
         tables.turn_actions(broken, ())
 
 

@@ -490,15 +490,19 @@ static int read_state(TurnTables *tables, PyObject *state, View *v) {
         || read_pieces(state, s_holder, v->holder, PIECES) || read_pieces(state, s_used, v->used, PIECES)
         || read_pieces(state, s_king, v->king, 2))
         return -1;
+    /* what the lists index must lie within them: a state that breaks this is refused, never read past */
     for (int p = 0; p < PIECES; p++) {
-        if (v->card[p] < 0 || v->card[p] >= tables->cards || v->pos[p] >= tables->tiles
-            || ((v->where[p] == BOARD || v->where[p] == DROPPED) && v->pos[p] < 0)) {
-            PyErr_Format(PyExc_ValueError, "piece %d: card %d on tile %d", p, v->card[p], v->pos[p]);
+        if (v->card[p] < 0 || v->card[p] >= tables->cards || v->pos[p] < -1 || v->pos[p] >= tables->tiles
+            || ((v->where[p] == BOARD || v->where[p] == DROPPED) && v->pos[p] < 0)
+            || v->side[p] < 0 || v->side[p] > 1 || v->holder[p] < -1 || v->holder[p] >= PIECES) {
+            PyErr_Format(PyExc_ValueError, "piece %d: card %d, side %d, holder %d, pos %d", p, v->card[p],
+                         v->side[p], v->holder[p], v->pos[p]);
             return -1;
         }
     }
-    if (v->player < 0 || v->player > 1) {
-        PyErr_SetString(PyExc_ValueError, "state.player must be 0 or 1");
+    if (v->player < 0 || v->player > 1 || v->king[0] < -1 || v->king[0] >= PIECES || v->king[1] < -1
+        || v->king[1] >= PIECES) {
+        PyErr_SetString(PyExc_ValueError, "state.player must be 0 or 1, and each King a piece or -1");
         return -1;
     }
     /* the pieces standing on the board, as state.board holds them (put, shift and lift keep the two agreed) */
