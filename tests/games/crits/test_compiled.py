@@ -15,13 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bestiary
-from bestiary.core.api import CHANCE
 from bestiary.core.compiled import compiled
-from bestiary.core.conformance import random_step
 from bestiary.games.crits import rules
-from bestiary.games.crits.actions import Move, Word
 from bestiary.games.crits.game import CritsCreatures
 from bestiary.games.crits.state import CritsState
+from tests.games.crits.test_move_generation import fight_biased_game
 
 REQUIRED = bool(os.environ.get("BESTIARY_REQUIRE_COMPILED"))
 turn = compiled("bestiary.games.crits._turn")
@@ -57,23 +55,15 @@ def same_turn_actions(state: CritsState) -> None:
 
 
 def play(game: CritsCreatures, seed: int, fights: float = 0.5) -> int:
-    """A seeded random game, checked at every turn step (and at a determinization for the other seat); fights are
-    chosen more often than uniform play chooses them. Returns the turn steps checked."""
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed=seed)
+    """A seeded random game with fights favoured, checked at every turn step and at a determinization of it for
+    the other seat. Returns the turn steps checked."""
+    guesses = random.Random(seed)
     checked = 0
-    while not state.is_terminal():
-        assert isinstance(state, CritsState)
+    for state in fight_biased_game(game, seed, fights):
         if state.phase == rules.TURN:
             same_turn_actions(state)
-            same_turn_actions(state.determinize(1 - state.player, rng))
+            same_turn_actions(state.determinize(1 - state.player, guesses))
             checked += 1
-            picks = [a for a in state.legal_actions() if not isinstance(a, Move | Word)]
-            if picks and rng.random() < fights:
-                state.apply_action(rng.choice(picks))
-                continue
-        player, action = random_step(state, rng)
-        state.apply_action(action, player=None if player == CHANCE else player)
     return checked
 
 

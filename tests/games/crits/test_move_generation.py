@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,25 @@ def playouts(game: CritsCreatures, seeds: range) -> list[CritsState]:
     return met
 
 
+def fight_biased_game(game: CritsCreatures, seed: int, fights: float = 0.5) -> Iterator[CritsState]:
+    """Each state of a seeded random game, handed out before its step is taken (and its step taken after the
+    caller is done with it); in the turn phase, with probability `fights`, the step is a random one of the
+    attacks, pincers, effects and other actions that are not a move or a word, so that fights come more often
+    than uniform play brings them."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    while not state.is_terminal():
+        assert isinstance(state, CritsState)
+        yield state
+        if state.phase == rules.TURN and rng.random() < fights:
+            picks = [a for a in state.legal_actions() if not isinstance(a, Move | Word)]
+            if picks:
+                state.apply_action(rng.choice(picks))
+                continue
+        player, action = random_step(state, rng)
+        state.apply_action(action, player=None if player == CHANCE else player)
+
+
 @pytest.mark.parametrize("options", CONFIGURATIONS)
 def test_turn_actions_match_a_plain_generation_cold_and_warm(options: dict[str, object]) -> None:
     game = bestiary.load_game("crits-creatures", **options)
@@ -181,10 +201,7 @@ def test_every_step_of_seeded_random_games_matches_the_plain_rules(options: dict
     assert isinstance(game, CritsCreatures)
     seen_phases = set()
     for seed in range(6):
-        rng = random.Random(seed)
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal():
-            assert isinstance(state, CritsState)
+        for state in fight_biased_game(game, seed):
             check_bit_sets(state)
             player = state.current_player()
             seen_phases.add(state.phase)
@@ -197,13 +214,6 @@ def test_every_step_of_seeded_random_games_matches_the_plain_rules(options: dict
             for tile in {state.pos[p] for p in range(2 * SIDE) if state.pos[p] >= 0}:
                 assert state.dropped_at(tile) == [p for p in range(2 * SIDE)
                                                   if state.where[p] == rules.DROPPED and state.pos[p] == tile]
-            if state.phase == rules.TURN and rng.random() < 0.5:  # fights more often than uniform play does
-                fights = [a for a in state.legal_actions() if not isinstance(a, Move | Word)]
-                if fights:
-                    state.apply_action(rng.choice(fights))
-                    continue
-            player, action = random_step(state, rng)
-            state.apply_action(action, player=None if player == CHANCE else player)
     assert {rules.TURN, rules.TARGET} <= seen_phases
     if options:
         assert rules.ROLL in seen_phases
