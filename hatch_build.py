@@ -19,6 +19,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 EXTENSIONS = {
     "bestiary.core._speedups": "src/bestiary/core/_speedups.c",
     "bestiary.games.crits._turn": "src/bestiary/games/crits/_turn.c",
+    "bestiary.games.crits._tensor": "src/bestiary/games/crits/_tensor.c",
 }
 
 

@@ -80,6 +80,13 @@ def engine_episode(game: Game, with_tensor: bool, seed: int) -> int:
         steps += 1
 
 
+def legal_indices(mask: np.ndarray) -> np.ndarray:
+    """The legal action indices of an int8 mask, read as booleans: numpy finds the nonzero entries of a bool
+    array several times faster than of an int8 one (8 against 57 µs over Crit's Creatures' 15,484 actions), and
+    the driver's own choice should cost little beside the adapter it measures."""
+    return np.flatnonzero(mask.view(np.bool_))
+
+
 def pettingzoo_episode(env: pettingzoo.BestiaryAECEnv, seed: int) -> int:
     rng = random.Random(seed)
     env.reset(seed=seed)
@@ -89,7 +96,7 @@ def pettingzoo_episode(env: pettingzoo.BestiaryAECEnv, seed: int) -> int:
         if terminated or truncated:
             env.step(None)
             continue
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        env.step(int(rng.choice(legal_indices(observation["action_mask"]))))
         steps += 1
     return steps
 
@@ -100,7 +107,7 @@ def gymnasium_episode(env: BestiaryEnv, seed: int) -> int:
     start = len(env.game_state.history())
     done = False
     while not done:
-        _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        _, _, done, _, info = env.step(int(rng.choice(legal_indices(info["action_mask"]))))
     return sum(1 for player, _ in env.game_state.history()[start:] if player >= 0)
 
 

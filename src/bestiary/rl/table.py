@@ -21,9 +21,9 @@ import numpy as np
 from bestiary.core.api import Action, Game, State
 from bestiary.core.chance import sample_chance
 from bestiary.core.registry import load_game
+from bestiary.core.speedups import mark_indices
 
 RL_EXTRA_HINT = "pip install 'bestiary[rl]'"
-FEW_ACTIONS = 32  # below this many legal actions a mask is marked item by item, above it with one index array
 
 # What an environment does with an illegal action (one a learner sampled without the mask): "end" the episode
 # with a penalty for the seat that sent it, as PettingZoo's classic games do, or "raise" IllegalActionError.
@@ -80,14 +80,8 @@ def legal_mask(state: State, seat: int, size: int) -> np.ndarray:
     return mask
 
 
-def mark_legal(mask: np.ndarray, legal: Sequence[Action]) -> None:
-    """Set 1 at each legal action's index in a zeroed int8 mask (a row of a batch, say), in place."""
-    if len(legal) < FEW_ACTIONS:
-        marks = mask.data  # a memoryview: an item write costs a tenth of building an index array
-        for action in legal:
-            marks[action.index] = 1
-    else:
-        mask[[action.index for action in legal]] = 1
+# Set 1 at each legal action's index in a zeroed int8 mask (a row of a batch, say), in place.
+mark_legal = mark_indices
 
 
 def action_at(actions: Sequence[Action], index: int) -> Action | int:

@@ -1,5 +1,6 @@
-"""The compiled turn's legal actions (games/crits/_turn.c) against their Python twin, at every step of seeded
-random games on every board shape the options allow, and the compiled module's refusals of bad input.
+"""The compiled turn's legal actions (games/crits/_turn.c) and observation tensor body (games/crits/_tensor.c)
+against their Python twins, at every step of seeded random games on every board shape the options allow, and
+the compiled modules' refusals of bad input.
 
 Where the module was not built (no C compiler at install) these tests skip, unless BESTIARY_REQUIRE_COMPILED is
 set (as CI sets it): then a missing module fails.
@@ -10,13 +11,14 @@ from __future__ import annotations
 import os
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bestiary
 from bestiary.core.compiled import compiled
-from bestiary.games.crits import rules
+from bestiary.games.crits import rules, tensor
 from bestiary.games.crits.game import CritsCreatures
 from bestiary.games.crits.state import CritsState
 from tests.games.crits.test_move_generation import fight_biased_game
@@ -37,11 +39,28 @@ BOARDS = [
 ]
 
 
-def test_the_compiled_module_is_built_and_used() -> None:
+def test_the_compiled_modules_are_built_and_used() -> None:
     assert turn is not None, "BESTIARY_REQUIRE_COMPILED is set, and bestiary.games.crits._turn is not built"
+    assert compiled("bestiary.games.crits._tensor") is not None, "bestiary.games.crits._tensor is not built"
     game = bestiary.load_game("crits-creatures")
     assert isinstance(game, CritsCreatures)
     assert game.turn_tables is not None
+    assert tensor.tables(game).compiled is not None
+
+
+def same_tensor_body(state: CritsState) -> None:
+    """The compiled pieces and board fields equal the Python ones, number for number, for both seats."""
+    body = tensor.tables(state.game).compiled
+    assert body is not None
+    for viewer in (0, 1):
+        whole = state.observation_tensor(viewer)  # through the compiled body
+        start = tensor.tables(state.game).at["pieces"]
+        python = np.full(len(whole) - start, np.nan, np.float32)
+        current = state.current
+        fighting = bool(current) and state.phase in (rules.ROLL, rules.COUNTER)
+        tensor.python_body(state, viewer, python, current[0] if fighting else -1, current[1] if fighting else -1,
+                           rules.next_to_place(state) if state.phase == rules.PLACE else -1)
+        assert np.array_equal(whole[start:], python)
 
 
 def same_turn_actions(state: CritsState) -> None:
@@ -60,6 +79,7 @@ def play(game: CritsCreatures, seed: int, fights: float = 0.5) -> int:
     guesses = random.Random(seed)
     checked = 0
     for state in fight_biased_game(game, seed, fights):
+        same_tensor_body(state)
         if state.phase == rules.TURN:
             same_turn_actions(state)
             same_turn_actions(state.determinize(1 - state.player, guesses))
@@ -116,6 +136,33 @@ def test_the_compiled_tables_refuse_what_they_cannot_read() -> None:
         tables.turn_actions(broken, ())
 
 
+def test_the_compiled_tensor_refuses_what_it_cannot_write_or_read() -> None:
+    game = bestiary.load_game("crits-creatures")
+    assert isinstance(game, CritsCreatures)
+    t = tensor.tables(game)
+    assert t.compiled is not None
+    state = game.new_initial_state(seed=0)
+    size = len(state.observation_tensor(0)) - t.at["pieces"]
+    for out in (np.zeros(size - 1, np.float32), np.zeros(size, np.float64), np.zeros((size, 2), np.float32)[:, 0]):
+        with pytest.raises((ValueError, BufferError)):
+            t.compiled.body(state, 0, out, -1, -1, -1)
+    with pytest.raises(BufferError):
+        t.compiled.body(state, 0, b"\0" * 4 * size, -1, -1, -1)  # read-only
+    out = np.zeros(size, np.float32)
+    with pytest.raises(ValueError, match="viewer"):
+        t.compiled.body(state, 2, out, -1, -1, -1)
+    with pytest.raises(ValueError, match="pieces or -1"):
+        t.compiled.body(state, 0, out, 40, -1, -1)
+    broken = state.clone()
+    broken.aims = [game.tiles]
+    with pytest.raises(ValueError, match="aims"):
+        t.compiled.body(broken, 0, out, -1, -1, -1)
+    broken = state.clone()
+    broken.combats = [[0, 99, 1, 0]]
+    with pytest.raises(ValueError, match="combats"):
+        t.compiled.body(broken, 0, out, -1, -1, -1)
+
+
 def test_pure_python_can_be_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     from bestiary.core import compiled as compiled_module
 
@@ -123,6 +170,7 @@ def test_pure_python_can_be_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compiled_module, "_loaded", {})
     game = CritsCreatures(CritsCreatures.Options())
     assert game.turn_tables is None
+    assert tensor.tables(game).compiled is None
     state = game.new_initial_state(seed=3)
     state.apply_action(state.chance_outcomes()[0][0])
     state.apply_action(state.chance_outcomes()[0][0])

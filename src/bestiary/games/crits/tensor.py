@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bestiary.core.api import JSON
+from bestiary.core.compiled import compiled
 from bestiary.core.tensors import layout_bounds, layout_offsets, layout_shape, per_game, split_layout
 from bestiary.games.crits import rules
 
 if TYPE_CHECKING:
+    from bestiary.games.crits._tensor import TensorTables
     from bestiary.games.crits.game import CritsCreatures
     from bestiary.games.crits.state import CritsState
 
@@ -198,25 +200,50 @@ class Tables:
         self.y = (np.arange(game.tiles) // game.width / (game.length - 1)).astype(np.float32)
         # Slot order: the viewer's pieces first.
         self.slots = tuple((np.arange(pieces) + viewer * per_side) % pieces for viewer in range(2))
+        compiled_tensor = compiled("bestiary.games.crits._tensor")
+        self.compiled: TensorTables | None = None if compiled_tensor is None else compiled_tensor.TensorTables({
+            "tiles": game.tiles, "per_side": per_side, "width": width, "cards": len(game.cards),
+            "places": len(WHERE), "where_at": self.where_at, **stat, "rows": static.tobytes(),
+            "is_item": self.is_item.astype(np.uint8).tobytes(), "xs": self.x.tobytes(), "ys": self.y.tobytes()})
 
 
 tables = per_game(Tables)
 
 
 def observe(state: CritsState, viewer: int) -> np.ndarray:
-    """`encode(game, state.observation(viewer), viewer)`, read from the state."""
+    """`encode(game, state.observation(viewer), viewer)`, read from the state: the head (phase, progress, sides,
+    combat) here, the pieces and the board by the compiled body where it was built, else by `python_body`."""
     t = tables(state.game)
-    game = state.game
-    at, stat = t.at, t.stat
+    out = np.empty(t.length, np.float32)
     phase = state.phase
-    head = [0.0] * at["pieces"]  # phase, progress, sides and combat, written at once
-    head[t.phase[phase]] = 1.0
+    current = state.current
+    combat = bool(current) and phase in (rules.ROLL, rules.COUNTER)
+    out[:t.at["pieces"]] = head(state, viewer, t, combat)
+    attacker, target = (current[0], current[1]) if combat else (-1, -1)
+    next_piece = rules.next_to_place(state) if phase == rules.PLACE else -1
+    body = t.compiled
+    if body is not None:
+        body.body(state, viewer, out[t.at["pieces"]:], attacker, target, next_piece)
+    else:
+        python_body(state, viewer, out[t.at["pieces"]:], attacker, target, next_piece)
+    return out
+
+
+def head(state: CritsState, viewer: int, t: Tables, combat: bool) -> list[float]:
+    """The phase, progress, sides and combat fields."""
+    game = state.game
+    phase = state.phase
+    out = [0.0] * t.at["pieces"]
+    out[t.phase[phase]] = 1.0
+    at = t.at
     progress = at["progress"]
-    head[progress:progress + 4] = (state.turn / game.options.turn_limit, state.moves_made / rules.MOVES_PER_TURN,
-                                   float(state.attacked), float(state.counter_used))
-    where = np.array(state.where)
-    side = np.array(state.side)
-    reserve = where == rules.RESERVE
+    out[progress:progress + 4] = (state.turn / game.options.turn_limit, state.moves_made / rules.MOVES_PER_TURN,
+                                  float(state.attacked), float(state.counter_used))
+    reserve = [0, 0]
+    side = state.side
+    for piece, place in enumerate(state.where):
+        if place == rules.RESERVE:
+            reserve[side[piece]] += 1
     to_act = state.players_to_act()
     winner = state.winner if phase == rules.OVER and state.winner != rules.DRAW else None
     sides = at["sides"]
@@ -224,20 +251,30 @@ def observe(state: CritsState, viewer: int) -> np.ndarray:
         relative = (each - viewer) % 2
         numbers = (float(state.player == each and phase != rules.OVER), float(each in to_act),
                    float(winner == each), float(state.king[each] >= 0),
-                   state.kingless[each] / rules.KINGLESS_TURNS_TO_LOSE,
-                   int((reserve & (side == each)).sum()) / t.per_side,
+                   state.kingless[each] / rules.KINGLESS_TURNS_TO_LOSE, reserve[each] / t.per_side,
                    max(state.first_rolls[each], 0) / FIRST_ROLL_SCALE)
         for row, number in enumerate(numbers):
-            head[sides + 2 * row + relative] = number
-    current = state.current
-    combat = bool(current) and phase in (rules.ROLL, rules.COUNTER)
+            out[sides + 2 * row + relative] = number
     if combat:
+        current = state.current
         shown_total = state.attack_total if state.stage == 1 or phase == rules.COUNTER else 0
-        head[at["combat"]:at["combat"] + len(COMBAT_NUMBERS)] = (
+        out[at["combat"]:at["combat"] + len(COMBAT_NUMBERS)] = (
             1.0, float(bool(current[3])), float(state.stage == 0), float(state.stage == 1), current[2] / COUNT_SCALE,
             len(state.rolled) / COUNT_SCALE, sum(state.rolled) / TOTAL_SCALE, len(state.todo) / COUNT_SCALE,
             sum(state.todo) / TOTAL_SCALE, (shown_total or 0) / TOTAL_SCALE)
+    return out
 
+
+def python_body(state: CritsState, viewer: int, out: np.ndarray, attacker: int, target: int,
+                next_piece: int) -> None:
+    """The pieces field (a row a piece, the viewer's pieces first) and the board planes, into `out`; the twin
+    of the compiled `_tensor.TensorTables.body`. `attacker` and `target` are those of the attack being
+    resolved, `next_piece` the next to place; each -1 where there is none."""
+    t = tables(state.game)
+    stat = t.stat
+    where = np.array(state.where)
+    side = np.array(state.side)
+    reserve = where == rules.RESERVE
     card = np.array(state.card)
     pos = np.array(state.pos)
     rows = t.static[card]
@@ -260,16 +297,14 @@ def observe(state: CritsState, viewer: int) -> np.ndarray:
     for king in state.king:
         if king >= 0:
             rows[king, stat["king"]] = 1.0
-    if combat:
-        rows[current[0], stat["attacker"]] = 1.0
-        rows[current[1], stat["target"]] = 1.0
+    if attacker >= 0:
+        rows[attacker, stat["attacker"]] = 1.0
+        rows[target, stat["target"]] = 1.0
     for declared in state.combats:
         rows[declared[0], stat["declared_attacker"]] = 1.0
         rows[declared[1], stat["declared_target"]] = 1.0
-    if phase == rules.PLACE:
-        next_piece = rules.next_to_place(state)
-        if next_piece >= 0:
-            rows[next_piece, stat["next_to_place"]] = 1.0
+    if next_piece >= 0:
+        rows[next_piece, stat["next_to_place"]] = 1.0
     rows[reserve & ~own] = 0.0  # CRITS-46: the other side's reserve is only a count
 
     board = np.zeros((len(BOARD_PLANES), t.tiles), np.float32)
@@ -281,9 +316,6 @@ def observe(state: CritsState, viewer: int) -> np.ndarray:
             board[2 if each == viewer else 3, t.facing[viewer][crown]] = 1.0
     if state.aims:
         board[4, t.facing[viewer][state.aims]] = 1.0
-
-    out = np.empty(t.length, np.float32)
-    out[:at["pieces"]] = head
-    out[at["pieces"]:at["board"]] = rows[t.slots[viewer]].ravel()
-    out[at["board"]:] = board.ravel()
-    return out
+    pieces = t.pieces * t.width
+    out[:pieces] = rows[t.slots[viewer]].ravel()
+    out[pieces:] = board.ravel()
