@@ -131,6 +131,12 @@ def test_bad_state_is_refused() -> None:
         arena(p4={"where": "board", "tile": "A1"})
     with pytest.raises(StateFormatError, match="no tile named"):
         arena(p4={"where": "board", "tile": "Z99"})
+    # CRITS-45: the roll-off dice are d20s
+    game = bestiary.load_game("crits-creatures", width=8, length=12, start_depth=2, first_player=0)
+    full = game.new_initial_state(seed=0).to_dict()
+    for rolls in ([25, -1], [0, 3], [4]):
+        with pytest.raises(StateFormatError, match="first_rolls"):
+            game.state_from_dict({**full, "state": {**full["state"], "first_rolls": rolls}})
 
 
 def test_a_full_game_between_heuristic_agents_finishes() -> None:

@@ -678,7 +678,11 @@ class CritsState(State):
         state.moves_made = integer(raw, "moves_made", 0, 2 * SIDE)
         state.attacked = bool(raw.get("attacked", False))
         state.counter_used = bool(raw.get("counter_used", False))
-        state.first_rolls = [int(v) for v in raw.get("first_rolls", [-1, -1])]
+        # CRITS-45: each roll-off die is a d20, or -1 before it is rolled
+        state.first_rolls = [integer({"first_rolls": v}, "first_rolls", -1, 20)
+                             for v in raw.get("first_rolls", [-1, -1])]
+        if len(state.first_rolls) != 2 or 0 in state.first_rolls:
+            raise StateFormatError("'first_rolls' must hold two rolls of a d20 (1 to 20), -1 for one not rolled yet")
         state.actor = int(raw.get("actor", -1))
         state.chosen = int(raw.get("chosen", -1))
         state.source = int(raw.get("source", -1))
