@@ -412,6 +412,18 @@ FIGHT = """async ([code, attacker, target, declared]) => {
 }"""
 
 
+# the page's own module drawn on a copy of the view at turn 1 with the given roll-off dice: what its dice say
+ROLL_OFF = """async ([code, rolls]) => {
+  const view = await (await fetch(`/api/rooms/${code}/view`)).json();
+  view.observation.first_rolls = rolls;
+  view.observation.turn = 1;
+  const [{render}, {el}] = await Promise.all([import('/games/crits-creatures.js'), import('/js/api.js')]);
+  const board = document.createElement('div');
+  render(board, {view, room: view.room, me: null, act: () => {}, seatName: s => `P${s + 1}`, el});
+  return board.querySelector('.cr-dice')?.innerText ?? null;
+}"""
+
+
 def until_own_turn(page: Page) -> None:
     """Wait for the human's own turn, passing any window before it: the random computer player moving first may
     open one on its first turn (CRITS-52), even by attacking its own item, dropped by a Sacrifice (CRITS-37)."""
@@ -461,6 +473,10 @@ def test_crits_pieces_are_told_apart_without_colour(browser: playwright_api.Brow
     for declared in (False, True):
         marks = page.evaluate(FIGHT, [code, mine, theirs, declared])
         assert marks == {"attacker": [mine, "⚔"], "defender": [theirs, "◎"]}, marks
+    # CRITS-45: the roll-off as far as it went; nothing where no die was rolled (a set first player)
+    assert page.evaluate(ROLL_OFF, [code, [-1, -1]]) is None
+    assert "P1 rolled 7, P2 has not rolled yet" in page.evaluate(ROLL_OFF, [code, [7, -1]])
+    assert "P1 rolled 7, P2 rolled 12" in page.evaluate(ROLL_OFF, [code, [7, 12]])
     context.close()
 
 

@@ -240,8 +240,10 @@ function combat(o, ctx) {
   const { el } = ctx;
   const pieces = new Map(o.pieces.map((p) => [p.piece, p]));
   const parts = [];
-  if (o.first_rolls.some(Boolean) && o.turn <= 1) {
-    parts.push(el("p", {}, `Who goes first: ${o.first_rolls.map((r, s) => `${ctx.seatName(s)} rolled ${r || "–"}`).join(", ")}; the higher roll starts.`));
+  // CRITS-45: the roll-off, once a die is rolled (-1: not rolled yet; a game with a set first player has none)
+  if (o.first_rolls.some((r) => r > 0) && o.turn <= 1) {
+    const rolls = o.first_rolls.map((r, s) => `${ctx.seatName(s)} ${r > 0 ? `rolled ${r}` : "has not rolled yet"}`);
+    parts.push(el("p", {}, `Who goes first: ${rolls.join(", ")}; the higher roll starts.`));
   }
   for (const [attacker, target, dice] of o.declared) {
     const a = pieces.get(attacker);
