@@ -186,7 +186,9 @@ def ws_probe(sockets: Sockets, kind: str, pick: int, filler: Any, others: list[T
         tokens = [*table.tokens, *(t for other in others for t in other.tokens)]
         raw = json.dumps({"type": "hello", "token": tokens[pick % len(tokens)]})
     elif kind == "wrong-token":
-        forged = [t for other in others for t in other.tokens] + ["forged", table.tokens[0][:-1] + "x"]
+        real = table.tokens[0]
+        near = real[:-1] + ("x" if real[-1] != "x" else "y")  # one character off (a token may end in "x" itself)
+        forged = [t for other in others for t in other.tokens] + ["forged", near]
         with client.websocket_connect(f"/api/rooms/{table.code}/ws") as stranger:
             stranger.send_json({"type": "hello", "token": forged[pick % len(forged)]})
             sent["websocket"] += 1
