@@ -5,8 +5,7 @@
  * both with the tensor encoded from the observation dict, at every step of seeded random games. CRITS-46: the
  * other side's cards held off the board show as empty rows (the count is in the sides field).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_cpython.h"
 #include <string.h>
 
 #define PIECES 32
@@ -32,22 +31,11 @@ static void tables_dealloc(TensorTables *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int int_item(PyObject *spec, const char *key, int *out) {
-    PyObject *value = PyDict_GetItemString(spec, key);
-    if (value == NULL) {
-        PyErr_Format(PyExc_KeyError, "TensorTables: no '%s'", key);
-        return -1;
-    }
-    long v = PyLong_AsLong(value);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 /* a bytes value of exactly `size` bytes, copied */
 static void *bytes_item(PyObject *spec, const char *key, Py_ssize_t size) {
-    PyObject *value = PyDict_GetItemString(spec, key);
-    if (value == NULL || !PyBytes_Check(value) || PyBytes_GET_SIZE(value) != size) {
+    PyObject *value = spec_item(spec, key);
+    if (value == NULL) return NULL;
+    if (!PyBytes_Check(value) || PyBytes_GET_SIZE(value) != size) {
         PyErr_Format(PyExc_ValueError, "TensorTables: '%s' must be %zd bytes", key, size);
         return NULL;
     }
@@ -71,7 +59,7 @@ static PyObject *tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
         {"declared_target", &self->declared_target}, {"next_to_place", &self->next_to_place},
         {"where_at", &self->where_at}};
     for (size_t k = 0; k < sizeof ints / sizeof *ints; k++)
-        if (int_item(spec, ints[k].key, ints[k].slot)) goto fail;
+        if (spec_int(spec, ints[k].key, ints[k].slot)) goto fail;
     if (2 * self->per_side != PIECES || self->tiles <= 0 || self->where_at + self->places > self->width) {
         PyErr_SetString(PyExc_ValueError, "TensorTables: 16 pieces a side, and the places within a row");
         goto fail;
@@ -85,23 +73,6 @@ static PyObject *tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
 fail:
     Py_DECREF(self);
     return NULL;
-}
-
-static inline long small_int(PyObject *v) {
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyLong_CheckExact(v) && PyUnstable_Long_IsCompact((PyLongObject *)v))
-        return (long)PyUnstable_Long_CompactValue((PyLongObject *)v);
-#else
-    if (PyLong_CheckExact(v)) {
-        Py_ssize_t size = Py_SIZE(v);
-        if (size == 0) return 0;
-        if (size == 1) return (long)((PyLongObject *)v)->ob_digit[0];
-        if (size == -1) return -(long)((PyLongObject *)v)->ob_digit[0];
-    }
-#endif
-    if (v == Py_True) return 1;
-    if (v == Py_False) return 0;
-    return PyLong_AsLong(v);
 }
 
 /* state.<name>: a list of `n` small ints (or bools), into `out`; when n < 0 any length up to -n, returned */
@@ -282,15 +253,4 @@ static PyTypeObject TensorTablesType = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_tensor",
                                     "Crit's Creatures: the observation tensor's pieces and board, compiled.", -1, NULL};
 
-PyMODINIT_FUNC PyInit__tensor(void) {
-    if (PyType_Ready(&TensorTablesType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    Py_INCREF(&TensorTablesType);
-    if (PyModule_AddObject(m, "TensorTables", (PyObject *)&TensorTablesType) < 0) {
-        Py_DECREF(&TensorTablesType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+PyMODINIT_FUNC PyInit__tensor(void) { return module_with_type(&module, &TensorTablesType, "TensorTables"); }

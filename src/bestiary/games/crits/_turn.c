@@ -6,8 +6,7 @@
  * sets of up to MAX_WORDS 64-bit words, as the Python rules hold them in integers. Rule ids are those of
  * docs/rules/crits-creatures.md.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_cpython.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -81,24 +80,6 @@ static inline void shift_down(word *out, const word *in, int n, int lo, int hi) 
         }
         out[i] = v;
     }
-}
-
-/* A small Python int's value without the general conversion (the state's lists hold piece and tile numbers). */
-static inline long small_int(PyObject *v) {
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyLong_CheckExact(v) && PyUnstable_Long_IsCompact((PyLongObject *)v))
-        return (long)PyUnstable_Long_CompactValue((PyLongObject *)v);
-#else
-    if (PyLong_CheckExact(v)) {
-        Py_ssize_t size = Py_SIZE(v);
-        if (size == 0) return 0;
-        if (size == 1) return (long)((PyLongObject *)v)->ob_digit[0];
-        if (size == -1) return -(long)((PyLongObject *)v)->ob_digit[0];
-    }
-#endif
-    if (v == Py_True) return 1;
-    if (v == Py_False) return 0;
-    return PyLong_AsLong(v);
 }
 
 /* -- building the tables ------------------------------------------------------------------------------- */
@@ -220,28 +201,13 @@ static void tables_dealloc(TurnTables *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *item(PyObject *spec, const char *key) {
-    PyObject *value = PyDict_GetItemString(spec, key); /* borrowed */
-    if (value == NULL) PyErr_Format(PyExc_KeyError, "TurnTables: no '%s'", key);
-    return value;
-}
-
-static int int_item(PyObject *spec, const char *key, int *out) {
-    PyObject *value = item(spec, key);
-    if (value == NULL) return -1;
-    long v = PyLong_AsLong(value);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static int card_arrays(TurnTables *self, PyObject *spec) {
     struct { const char *key; int **slot; } columns[] = {
         {"moves", &self->moves}, {"range", &self->range}, {"dice", &self->dice}, {"kind", &self->kind},
         {"swift", &self->swift}, {"effect", &self->effect}, {"effect_range", &self->effect_range},
         {"at_enemy", &self->at_enemy}, {"titans", &self->titans}};
     for (size_t k = 0; k < sizeof columns / sizeof *columns; k++) {
-        PyObject *seq = item(spec, columns[k].key);
+        PyObject *seq = spec_item(spec, columns[k].key);
         if (seq == NULL || (*columns[k].slot = int_array(seq, self->cards, columns[k].key)) == NULL) return -1;
     }
     return 0;
@@ -372,12 +338,12 @@ static PyObject *tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     if (!PyArg_ParseTuple(args, "O!:TurnTables", &PyDict_Type, &spec)) return NULL;
     TurnTables *self = (TurnTables *)type->tp_alloc(type, 0);
     if (self == NULL) return NULL;
-    if (int_item(spec, "width", &self->width) || int_item(spec, "length", &self->length)
-        || int_item(spec, "allies_block", &self->allies_block) || int_item(spec, "cards", &self->cards)
-        || int_item(spec, "longest", &self->longest))
+    if (spec_int(spec, "width", &self->width) || spec_int(spec, "length", &self->length)
+        || spec_int(spec, "allies_block", &self->allies_block) || spec_int(spec, "cards", &self->cards)
+        || spec_int(spec, "longest", &self->longest))
         goto fail;
     int depth;
-    if (int_item(spec, "start_depth", &depth)) goto fail;
+    if (spec_int(spec, "start_depth", &depth)) goto fail;
     self->tiles = self->width * self->length;
     self->words = (self->tiles + 63) / 64;
     if (self->tiles > MAX_TILES || self->width < 2 || self->longest < 1) {
@@ -399,25 +365,25 @@ static PyObject *tables_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     }
     if (card_arrays(self, spec)) goto fail;
     PyObject *seq;
-    if ((seq = item(spec, "moves_out")) == NULL || move_table(self, seq)) goto fail;
-    if ((seq = item(spec, "rays")) == NULL || ray_table(self, seq)) goto fail;
+    if ((seq = spec_item(spec, "moves_out")) == NULL || move_table(self, seq)) goto fail;
+    if ((seq = spec_item(spec, "rays")) == NULL || ray_table(self, seq)) goto fail;
     struct { const char *key; PyObject ***slot; } per_tile[] = {
         {"split", &self->split}, {"pincer", &self->pincer}, {"use_own", &self->use_own},
         {"use_held", &self->use_held}, {"drop_crown", &self->drop_crown}};
     for (size_t k = 0; k < sizeof per_tile / sizeof *per_tile; k++) {
-        if ((seq = item(spec, per_tile[k].key)) == NULL) goto fail;
+        if ((seq = spec_item(spec, per_tile[k].key)) == NULL) goto fail;
         if ((*per_tile[k].slot = tile_actions(self, seq, per_tile[k].key)) == NULL) goto fail;
     }
-    if ((seq = item(spec, "around")) == NULL
+    if ((seq = spec_item(spec, "around")) == NULL
         || neighbour_table(self, seq, &self->around_start, &self->around_tile, "around"))
         goto fail;
-    if ((seq = item(spec, "beside")) == NULL
+    if ((seq = spec_item(spec, "beside")) == NULL
         || neighbour_table(self, seq, &self->beside_start, &self->beside_tile, "beside"))
         goto fail;
-    if ((seq = item(spec, "end_turn")) == NULL) goto fail;
+    if ((seq = spec_item(spec, "end_turn")) == NULL) goto fail;
     Py_INCREF(seq);
     self->end_turn = seq;
-    if ((seq = item(spec, "is_swift")) == NULL) goto fail;
+    if ((seq = spec_item(spec, "is_swift")) == NULL) goto fail;
     Py_INCREF(seq);
     self->is_swift = seq;
     return (PyObject *)self;
@@ -808,14 +774,5 @@ PyMODINIT_FUNC PyInit__turn(void) {
         {&s_used, "used"}, {&s_activators, "activators"}, {&s_king, "king"}};
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
         if ((*names[k].slot = PyUnicode_InternFromString(names[k].name)) == NULL) return NULL;
-    if (PyType_Ready(&TurnTablesType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    Py_INCREF(&TurnTablesType);
-    if (PyModule_AddObject(m, "TurnTables", (PyObject *)&TurnTablesType) < 0) {
-        Py_DECREF(&TurnTablesType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return module_with_type(&module, &TurnTablesType, "TurnTables");
 }
