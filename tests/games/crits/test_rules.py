@@ -179,3 +179,14 @@ def test_a_refusal_in_a_window_says_what_is_awaited() -> None:
     state.apply_action("attack D2 D5")
     with pytest.raises(IllegalActionError, match="waits for your answer"):
         state.apply_action("end turn", player=1)
+
+
+def test_two_items_dropped_on_one_tile_can_be_attacked() -> None:
+    # CRITS-36, CRITS-37: items dropped on one tile lie there together, and either may be attacked; both the
+    # compiled list and its Python twin offer the attack
+    state = arena(p0={"where": "board", "tile": "G12"}, p17={"where": "board", "tile": "C12"},
+                  p11={"where": "dropped", "tile": "G11", "holder": -1},
+                  p27={"where": "dropped", "tile": "G11", "holder": -1})
+    assert state.dropped_at(state.game.tile_index["G11"]) == [11, 27]
+    assert "attack G12 G11" in [str(a) for a in state.python_turn_actions()]
+    assert "attack G12 G11" in [str(a) for a in state.legal_actions()]

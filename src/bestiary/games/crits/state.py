@@ -320,7 +320,9 @@ class CritsState(State):
         # what an attack may hit: enemy pieces, and dropped items lying on free tiles
         targets = enemy
         if may_attack and DROPPED in where:
-            targets |= sum(1 << pos[p] for p in range(2 * SIDE) if where[p] == DROPPED) & free
+            for p in range(2 * SIDE):
+                if where[p] == DROPPED:  # or, not sum: two items may lie on one tile
+                    targets |= (1 << pos[p]) & free
         attackers = 0  # the tiles of our pieces that may attack
         aiming = []  # those pieces with a target along their lines
         out: list[Action] = []
