@@ -18,6 +18,7 @@ from sqlalchemy import create_engine, text
 from bestiary.core.registry import register_game
 from bestiary.server.app import create_app
 from bestiary.server.settings import Settings
+from tests.server.clocks import ManualClock
 from tests.server.secret_duel import SecretDuel
 
 POSTGRES_ENV = "BESTIARY_TEST_POSTGRES_URL"
@@ -60,6 +61,12 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 Server = Callable[..., AbstractContextManager[TestClient]]
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """A clock the test moves by hand (tests/server/clocks.py): pass it in `Settings(clock=...)`."""
+    return ManualClock()
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from sqlalchemy.exc import OperationalError
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
 from bestiary.server.hub import Hub
+from tests.server.clocks import ManualClock
 from tests.server.conftest import INSTANT, create_room, join, move, view
 from tests.server.scripted import stored_moves
 from tests.server.test_realtime import duel, hello, receive_until, wait_for
@@ -23,29 +25,31 @@ def database_down(*_: Any, **__: Any) -> None:
     raise OperationalError("UPDATE", {}, Exception("database is locked"))
 
 
-def test_a_restart_keeps_the_window_s_remaining_time_and_the_version_it_opened_at(server: Any,
-                                                                                  database_url: str) -> None:
-    with server(database_url) as client:
+def test_a_restart_keeps_the_window_s_remaining_time_and_the_version_it_opened_at(
+        server: Any, database_url: str, clock: ManualClock) -> None:
+    settings = replace(INSTANT, clock=clock)
+    with server(database_url, settings) as client:
         code, tokens = duel(client, window_seconds=30)
         assert move(client, code, tokens[0], "claim", 0).status_code == 200
         assert move(client, code, tokens[1], "challenge", 1).status_code == 200
-    time.sleep(1.0)  # while the server is down
-    with server(database_url) as client:
+    clock.advance(1.0)  # while the server is down
+    with server(database_url, settings) as client:
         window = view(client, code, tokens[2])["window"]
         assert window["kind"] == "response" and window["opened_at_version"] == 1
-        assert 20 < window["closes_in"] <= 29.0  # not a fresh 30 s
+        assert window["closes_in"] == pytest.approx(29.0, abs=0.01)  # not a fresh 30 s
         # an answer chosen when the window opened still counts, as it would have before the restart
         assert move(client, code, tokens[2], "pass", 1).status_code == 200
 
 
-def test_a_window_that_ran_out_while_the_server_was_down_closes_as_soon_as_it_is_back(server: Any,
-                                                                                      database_url: str) -> None:
-    with server(database_url) as client:
+def test_a_window_that_ran_out_while_the_server_was_down_closes_as_soon_as_it_is_back(
+        server: Any, database_url: str, clock: ManualClock) -> None:
+    settings = replace(INSTANT, clock=clock)
+    with server(database_url, settings) as client:
         code, tokens = duel(client, window_seconds=2)
         assert move(client, code, tokens[0], "claim", 0).status_code == 200
         assert view(client, code)["window"]["kind"] == "response"
-    time.sleep(2.1)  # the window's time runs out with no server to close it
-    with server(database_url) as client:
+    clock.advance(2.1)  # the window's time runs out with no server to close it
+    with server(database_url, settings) as client:
         state = view(client, code)
         assert state["window"] is None and state["version"] == 3  # both listed players passed at once
 
@@ -88,13 +92,16 @@ def test_reconnecting_after_a_race_was_won_shows_it_won_and_refuses_the_late_gra
         assert receive_until(socket, "error")["error"] in ("stale", "not-your-turn")
 
 
-def test_a_seat_handed_to_a_bot_during_a_race_leaves_the_race_s_time_alone(client: TestClient) -> None:
-    code, tokens = duel(client, window_seconds=30)
-    assert move(client, code, tokens[0], "ring", 0).status_code == 200
-    time.sleep(1.0)
-    assert client.post(f"/api/rooms/{code}/leave", headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 200
-    race = view(client, code)
-    assert race["decision_kind"] == "race" and race["window"]["closes_in"] <= 29.0
+def test_a_seat_handed_to_a_bot_during_a_race_leaves_the_race_s_time_alone(server: Any, sqlite_url: str,
+                                                                            clock: ManualClock) -> None:
+    with server(sqlite_url, replace(INSTANT, clock=clock)) as client:
+        code, tokens = duel(client, window_seconds=30)
+        assert move(client, code, tokens[0], "ring", 0).status_code == 200
+        clock.advance(1.0)
+        assert client.post(f"/api/rooms/{code}/leave", headers={"Authorization": f"Bearer {tokens[0]}"}
+                           ).status_code == 200
+        race = view(client, code)
+        assert race["decision_kind"] == "race" and race["window"]["closes_in"] == 29.0
 
 
 def test_a_seat_cannot_be_taken_while_the_database_refuses_it(client: TestClient, monkeypatch: Any) -> None:
