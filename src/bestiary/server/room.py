@@ -22,7 +22,9 @@ from typing import Any, Literal, Protocol, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent, pacing
+from bestiary.agents.match import AgentSeat
 from bestiary.core.api import Game, State
+from bestiary.core.referee import Referee
 from bestiary.server import broadcast, protocol, seats
 from bestiary.server.authority import Authority, Change, Made, OpenWindow
 from bestiary.server.broadcast import Connection, SeenLog
@@ -63,8 +65,11 @@ class Room:
         self.code = code
         self.game = game
         self.seed = seed
-        self.rng = random.Random(secrets.randbits(64))  # chance outcomes and bots; never predictable by a client
-        self.authority = Authority(game, seed, window_seconds, status, result, self.rng)
+        self.rng = random.Random(secrets.randbits(64))  # the pace of people's automatic passes and turn clocks
+        # chance, and when each computer seat moves and with which generator, as at every table (core/referee.py)
+        self.computers: list[AgentSeat | None] = [self.computer(s) for s in seats]  # the referee's seats
+        self.referee = Referee(seed, self.computers, self.clock, pace=hub.settings.bot_delay)
+        self.authority = Authority(game, seed, window_seconds, self.referee.chance_outcome, status, result)
         self.seen = SeenLog()
         self.options = game.options_dict()  # as RoomInfo shows them; the game's options never change
         self.seats = seats
@@ -76,13 +81,18 @@ class Room:
         self.rematch_of = rematch_of
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        self.agents: dict[int, Agent] = {s.seat: make_agent(s.agent or "random") for s in seats if s.kind == "bot"}
         self.timers: list[asyncio.Task[None]] = []
         self.presence = Presence(self)  # its grace timers are apart from `timers`: a move must not cancel them
         self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
         self.creator: str | None = None  # the address that made it, while it waits for players
         self.closed = False  # left this worker's memory: its connections' ends must not act on it
         self.idle_since = self.clock.time()  # when last seen waiting with nobody connected
+
+    def computer(self, seat: Seat) -> AgentSeat | None:
+        """The referee's seat for a computer's seat (None: a person's)."""
+        if seat.kind != "bot":
+            return None
+        return AgentSeat(make_agent(seat.agent or "random"), self.settings.reaction_scale)
 
     # -- the game, as its authority holds it ---------------------------------------------------------
     @property
@@ -179,7 +189,7 @@ class Room:
         await self.store(self.hub.store.update_seat, self.code, seat_number, kind="bot", agent="heuristic",
                          token_hash=token_hash)
         seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", token_hash
-        self.agents[seat_number] = make_agent("heuristic")
+        self.computers[seat_number] = self.computer(seat)
         if reclaimable:
             return
         for connection in self.connections:  # whoever left watches from now on, like any spectator
@@ -227,7 +237,7 @@ class Room:
                 raise ServerError("finished", "the game is over", 409)
             await self.store(self.hub.store.update_seat, self.code, seat_number, kind="human", agent=None)
             seat.kind, seat.agent = "human", None
-            self.agents.pop(seat_number, None)
+            self.computers[seat_number] = None
             self.changed()
             return seat_number
 
@@ -329,6 +339,8 @@ class Room:
             if timer is not current:
                 timer.cancel()
         self.timers = []
+        # the computer seats' times first: a move due now (no pace) counts as due now, for `settled`
+        arrivals = self.referee.arrivals(self.state) if self.status == "playing" else []
         now = self.clock.time()
         kind = self.state.decision_kind() if self.status == "playing" else None
         if self.window is not None:
@@ -337,10 +349,12 @@ class Room:
             self.later(RETRY_SECONDS, self.start)
         self.turn_deadline = None
         if self.status == "playing":
+            for arrival in arrivals:
+                self.later(arrival.at - now, self.bot_move, arrival.player)
             for player in self.state.players_to_act():
-                if player in self.agents:
-                    self.later(self.bot_delay(player, kind), self.bot_move, player)
-                elif self.settings.automatic_passes and pacing.automatic_pass(self.state, player) is not None:
+                if self.computers[player] is not None:
+                    continue
+                if self.settings.automatic_passes and pacing.automatic_pass(self.state, player) is not None:
                     delay = pacing.pass_delay(self.state, player, self.rng) * self.settings.reaction_scale
                     self.later(delay, self.turn_ran_out, player, self.version)
                 elif kind == "turn" and self.turn_seconds is not None:
@@ -388,27 +402,22 @@ class Room:
             del self.hub.rooms[self.code]
             await self.hub.let_go(self.code)
 
-    def bot_delay(self, player: int, kind: str | None) -> float:
-        if kind in ("race", "response"):
-            view = SeatView(self.state, player)
-            return self.agents[player].reaction_delay(view, self.rng) * self.settings.reaction_scale
-        return self.settings.bot_delay
-
     async def bot_move(self, player: int) -> None:
-        if self.status == "playing" and player in self.agents and player in self.state.players_to_act():
-            await self.play_for(player, self.agents[player])
+        """A computer seat's time has come (the referee's): it moves, if it is still to act."""
+        seat = self.computers[player]
+        if self.status == "playing" and seat is not None and player in self.state.players_to_act():
+            await self.play_for(player, seat.agent, self.referee.choice_seed(self.state, player))
 
     async def turn_ran_out(self, player: int, version: int) -> None:
         """A person's turn clock ran out: the game's heuristic (or a random move) is made for them."""
         if self.status == "playing" and self.version == version and player in self.state.players_to_act():
-            await self.play_for(player, HeuristicAgent())
+            await self.play_for(player, HeuristicAgent(), self.rng.getrandbits(64))
 
-    async def play_for(self, player: int, agent: Agent) -> None:
+    async def play_for(self, player: int, agent: Agent, seed: int) -> None:
         """The agent's move for the seat, chosen from what that seat may see. A search thinks for a second or
         more: it does so in the server's pool of processes (server/thinking.py; another agent on a worker
         thread), so that the other rooms, and this room's watchers, are served meanwhile; the room's lock,
         held by every job, keeps its state still until the move is made."""
-        seed = self.rng.getrandbits(64)  # the thinker's own generator: the room's stays on the loop
         thinkers = self.hub.thinkers
         if thinkers is not None and searches(agent):
             priority = PEOPLE_FIRST if any(s.kind == "human" for s in self.seats) else BOTS_ONLY
