@@ -7,6 +7,11 @@ and send each viewer its own view (server/broadcast.py). The database calls run 
 threads while the room's lock is held, so the event loop serves other rooms meanwhile and the moves of one
 room are stored in the order they were made. Every timer (a bot's delay, a window, a turn clock, a grace)
 keeps the server's clock (server/clock.py).
+
+Why this file is over 400 lines: it holds every operation that takes the room's lock (seats changing hands,
+moves, the timers' jobs) so that the order of changes is plain in one place; what they decide is elsewhere:
+the game in authority.py, seats in seats.py, presence in presence.py, views in broadcast.py, and which
+computer seat moves when in the referee (core/referee.py).
 """
 
 from __future__ import annotations
