@@ -11,7 +11,7 @@ How a decision is run, the same at every table:
 - **Arrivals go in time order** (ties to the lower seat). When its time comes, a computer seat looks at the
   table as it is then and chooses (its generator: (seed, "seat", seat, version)). While the decision goes on
   (the moves since it opened are answers of its listed players, each once, and in a race only passes:
-  LUNGO-53, a pass takes only its sender out), the others' times stand; once it is over, the next decision
+  a pass takes only its sender out), the others' times stand; once it is over, the next decision
   draws its own. A person answers when they answer: the table applies it, and the referee goes on from there.
 
 The clock is injected: the wall clock on the server, a `VirtualClock` at tables that need not wait, which
@@ -30,7 +30,7 @@ from bestiary.core.api import CHANCE, Action, State
 from bestiary.core.chance import sample_chance
 
 TIMED = ("race", "response")  # decisions where a seat's reaction time orders the answers
-PASS = "pass"  # the answer that takes only its sender out of a race (LUNGO-53)
+PASS = "pass"  # the answer that takes only its sender out of a race (docs/architecture.md, *Race*)
 MAX_STEPS = 1_000_000  # a game still running after this many steps has a bug
 
 
