@@ -1,4 +1,8 @@
-"""The FastAPI application: the JSON API, the play websocket and the browser UI's files."""
+"""The FastAPI application: the JSON API, the play websocket and the browser UI's files.
+
+Why this file is over 400 lines: it is every route the server answers, each a few lines handing over to the
+hub and its rooms (server/hub.py, server/room.py), with the websocket's reading and writing loops; the
+bounds they enforce are in server/limits.py."""
 
 from __future__ import annotations
 
@@ -20,17 +24,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bestiary.agents import agent_names
 from bestiary.server import protocol
+from bestiary.server.broadcast import CLOSE_MOVED, Connection
 from bestiary.server.db import Store, open_database
+from bestiary.server.errors import ServerError
+from bestiary.server.hub import Hub, known_games
 from bestiary.server.limits import CLOSE_BEHIND, HANG_UP, LOBBY_OFFSET_MAX, LOBBY_PAGE, LOBBY_PAGE_MAX, Outbox
-from bestiary.server.rooms import (
-    CLOSE_MOVED,
-    Connection,
-    Hub,
-    Room,
-    ServerError,
-    Settings,
-    known_games,
-)
+from bestiary.server.room import Room
+from bestiary.server.settings import Settings
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 HELLO_SECONDS = 15.0
