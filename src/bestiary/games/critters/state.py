@@ -84,7 +84,7 @@ class CritterState(State):
             return f"the {action.colour} deck is empty", ("CRITTERS-39",)
         if isinstance(action, Draw):
             return "a card is drawn only at the start of a play; now commonness or size is chosen", \
-                ("CRITTERS-8", "CRITTERS-12") + self._turn_rules()
+                ("CRITTERS-8", "CRITTERS-12", *self._turn_rules())
         if isinstance(action, Choose):
             return "commonness or size is chosen only before the active card is flipped, after a tie, " \
                    "or for final scoring", ("CRITTERS-9", "CRITTERS-13")

@@ -52,11 +52,13 @@ def heading(turn: int) -> str:
 
 
 def drew(turn: int, player: int) -> Event:
-    return Event("draw", f"{heading(turn)}{seat(player)} draws a card.", None, {"player": player}, rules=("CUBE-19", "CUBE-21") if turn else ("CUBE-59",))
+    return Event("draw", f"{heading(turn)}{seat(player)} draws a card.", None, {"player": player},
+                 rules=("CUBE-19", "CUBE-21") if turn else ("CUBE-59",))
 
 
 def drew_privately(game: CubeCreatures, player: int, card: int, turn: int) -> Event:
-    return Event("draw-private", f"{seat(player)} drew {game.cards[card].name}.", (player,), {"card": game.ids[card]}, rules=("CUBE-21",) if turn else ("CUBE-59",))
+    return Event("draw-private", f"{seat(player)} drew {game.cards[card].name}.", (player,), {"card": game.ids[card]},
+                 rules=("CUBE-21",) if turn else ("CUBE-59",))
 
 
 def cannot_draw(turn: int, player: int) -> Event:
@@ -76,7 +78,8 @@ def knocked_out(player: int) -> Event:
 
 
 def ended_turn(player: int) -> Event:
-    return Event("end-turn", f"{seat(player)} cannot attack and ends the turn.", None, {"player": player}, rules=("CUBE-55",))
+    return Event("end-turn", f"{seat(player)} cannot attack and ends the turn.", None, {"player": player},
+                 rules=("CUBE-55",))
 
 
 def game_over(reason: str, winners: tuple[int, ...], rules: tuple[str, ...]) -> Event:
@@ -131,7 +134,8 @@ def attacked(game: CubeCreatures, player: int, attacker: int, points: int, targe
              health: int) -> Event:
     return Event("attack", f"{seat(player)}'s {game.cards[attacker].name} (attack {points}) attacks "
                  f"{seat(target_player)}'s {game.cards[defender].name} (health {health}).", None,
-                 {"player": player, "attacker": game.ids[attacker], "defender": game.ids[defender]}, rules=("CUBE-37", "CUBE-35"))
+                 {"player": player, "attacker": game.ids[attacker], "defender": game.ids[defender]},
+                 rules=("CUBE-37", "CUBE-35"))
 
 
 def attack_off() -> Event:
@@ -144,7 +148,8 @@ def rolled(game: CubeCreatures, player: int, face: str, damage: int, defender: i
     else:
         text = f"{seat(player)} rolls {face}: {damage} damage to {game.cards[defender].name}"
         text += f" ({left} health left)." if left > 0 else "."
-    return Event("roll", text, None, {"player": player, "face": face, "damage": damage}, rules=("CUBE-39", FACE_RULES[face]) if face == "miss" else ("CUBE-39", FACE_RULES[face], "CUBE-42"))
+    return Event("roll", text, None, {"player": player, "face": face, "damage": damage},
+                 rules=("CUBE-39", FACE_RULES[face]) if face == "miss" else ("CUBE-39", FACE_RULES[face], "CUBE-42"))
 
 
 def defeated(game: CubeCreatures, owner: int, creature: int, by_player: int, pile: int, guard: int | None) -> Event:
@@ -159,7 +164,8 @@ def defeated(game: CubeCreatures, owner: int, creature: int, by_player: int, pil
 
 # -- card effects ---------------------------------------------------------------------------------
 def took_damage(game: CubeCreatures, creature: int, amount: int) -> Event:
-    return Event("effect", f"{game.cards[creature].name} takes {amount} damage.", None, {"card": game.ids[creature]}, rules=("CUBE-59", "CUBE-44"))
+    return Event("effect", f"{game.cards[creature].name} takes {amount} damage.", None, {"card": game.ids[creature]},
+                 rules=("CUBE-59", "CUBE-44"))
 
 
 def healed(game: CubeCreatures, creature: int, amount: int, health: int) -> Event:
@@ -182,7 +188,8 @@ def attack_boosted(player: int, amount: int) -> Event:
 
 
 def may_attack_any(player: int) -> Event:
-    return Event("effect", f"{seat(player)} may attack any enemy creature this turn, not only a Guard.", rules=("CUBE-35",))
+    return Event("effect", f"{seat(player)} may attack any enemy creature this turn, not only a Guard.",
+                 rules=("CUBE-35",))
 
 
 def battlefield_widened(player: int, limit: int) -> Event:
