@@ -375,6 +375,9 @@ class CritsCreatures(Game):
     def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
         return view.describe(observation, word, legal)
 
+    def terminal_help(self) -> str:
+        return view.TERMINAL_HELP
+
     @classmethod
     def files_named(cls, options: GameOptions) -> list[str]:
         assert isinstance(options, CritsOptions)
