@@ -26,8 +26,7 @@ LEGEND = (
     "  (2)D6         attacks by rolling two six-sided dice and adding them (CRITS-8)\n"
     "  Def:(2)D6     blocks by rolling two six-sided dice; the attack must roll higher (CRITS-9, CRITS-10)\n"
     "  range 3       attacks along its row or column up to 3 tiles, nothing in between (CRITS-51)\n"
-    "  kill 4        an effect and its range in tiles: kill, sacrifice, necro, poison, root... (CRITS-24 to "
-    "CRITS-28)\n"
+    "  kill 4        an effect (kill, sacrifice, necro...) and its range in tiles (CRITS-24 to CRITS-28)\n"
     "  item, Def 10  an item on the board: an attack roll of 10 or more destroys it (CRITS-32)")
 
 
