@@ -449,7 +449,7 @@ class State(ABC):
         equally likely outcomes (a whole draw pile) may draw one without listing them, and must raise
         IllegalActionError where no chance outcome is due (as this one does)."""
         if not self.is_chance_node():
-            raise IllegalActionError(None, None, "no chance outcome is due")
+            raise IllegalActionError(None, None, "no chance outcome is due", self._turn_rules())
         return sample_chance(self, rng)
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
