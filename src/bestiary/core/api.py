@@ -21,7 +21,13 @@ from pydantic import BaseModel, ValidationError
 from rich.text import Text
 
 from bestiary.core.chance import fresh_seed, sample_chance
-from bestiary.core.errors import ActionParseError, IllegalActionError, OptionError, StateFormatError
+from bestiary.core.errors import (
+    ActionParseError,
+    IllegalActionError,
+    OptionError,
+    StateFormatError,
+    UnreachableActionError,
+)
 from bestiary.core.speedups import is_listed
 
 CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
@@ -53,12 +59,14 @@ class Event(NamedTuple):
 
     `audience` is None when every player (and spectators) may know it, else the seats that may.
     `data` holds the ids involved (cards, players) for listeners such as the analysis tools.
+    `rules` names the rules that made it happen, by their ids in the game's rules document ("CUBE-31").
     """
 
     kind: str
     text: str
     audience: tuple[int, ...] | None = None
     data: Mapping[str, Any] = NO_DATA
+    rules: tuple[str, ...] = ()
 
     def visible_to(self, player: int | None) -> bool:
         return self.audience is None or (player is not None and player in self.audience)
@@ -69,13 +77,14 @@ class Event(NamedTuple):
             out["audience"] = list(self.audience)
         if self.data:
             out["data"] = dict(self.data)
+        out["rules"] = list(self.rules)
         return out
 
     @classmethod
     def from_dict(cls, raw: JSON) -> Event:
         audience = raw.get("audience")
         return cls(raw["kind"], raw["text"], None if audience is None else tuple(audience),
-                   dict(raw.get("data", {})))
+                   dict(raw.get("data", {})), tuple(raw.get("rules", ())))
 
 
 @dataclass(frozen=True)
@@ -195,6 +204,11 @@ class Game(ABC):
         `cards`): a closer look at part of the table, given the texts of the player's legal actions (say, a
         piece's moves marked on the board). None where the game has nothing to show for it."""
         return None
+
+    def terminal_help(self) -> str:
+        """What the terminal's `help` says of this game's own words (its cards, its board, its symbols), a few
+        lines of plain text; the commands every game shares are the terminal's own."""
+        return ""
 
     def heuristic_policy(self) -> HeuristicPolicy | None:
         """The game's own rule-of-thumb player, if it has one."""
@@ -435,7 +449,7 @@ class State(ABC):
         equally likely outcomes (a whole draw pile) may draw one without listing them, and must raise
         IllegalActionError where no chance outcome is due (as this one does)."""
         if not self.is_chance_node():
-            raise IllegalActionError(None, None, "no chance outcome is due")
+            raise IllegalActionError(None, None, "no chance outcome is due", self._turn_rules())
         return sample_chance(self, rng)
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
@@ -462,9 +476,15 @@ class State(ABC):
             return "simultaneous"
         return "response" if len(self.players_to_act()) > 1 else "turn"
 
-    def _illegal_reason(self, action: Action, player: int) -> str:
+    def _illegal_reason(self, action: Action, player: int) -> tuple[str, tuple[str, ...]]:
+        """Why `player` may not take `action` now, in a few words, and the ids of the rules that forbid it."""
         legal = ", ".join(str(a) for a in self._legal_actions(player)) or "none"
-        return f"not legal now (legal: {legal})"
+        return f"not legal now (legal: {legal})", self._turn_rules()
+
+    def _turn_rules(self) -> tuple[str, ...]:
+        """The ids of the rules that say who acts now and what they may do (at the end: the rules that ended
+        the game), named by a refusal that has no rule of its own, such as an action out of turn."""
+        return ()
 
     def result(self) -> JSON:
         """The result for records and reports: at least "returns"."""
@@ -534,27 +554,30 @@ class State(ABC):
             return
         current = self.current_player()
         if current == TERMINAL:
-            raise IllegalActionError(action, player, "the game is over")
+            raise IllegalActionError(action, player, "the game is over", self._turn_rules())
         chance = current == CHANCE
         resolved = action if isinstance(action, Action) else self._resolve(action, chance, player)
         if chance:
             if player not in (None, CHANCE):
-                raise IllegalActionError(action, player, "a chance outcome is due; no player may act")
+                raise IllegalActionError(action, player, "a chance outcome is due; no player may act",
+                                         self._turn_rules())
             if not self._is_possible_outcome(resolved):
-                raise IllegalActionError(action, None, "not a possible chance outcome now")
+                raise IllegalActionError(action, None, "not a possible chance outcome now", self._turn_rules())
             actor = CHANCE
         else:
             to_act = self.players_to_act()
             if player is None:
                 if len(to_act) != 1:
                     raise IllegalActionError(action, None, "several players may act now ("
-                                             + ", ".join(f"P{p + 1}" for p in to_act) + "): name the player")
+                                         + ", ".join(f"P{p + 1}" for p in to_act) + "): name the player",
+                                         self._turn_rules())
                 player = to_act[0]
             elif player not in to_act:
                 raise IllegalActionError(action, player, "that player may not act now (to act: "
-                                         + (", ".join(f"P{p + 1}" for p in to_act) or "no one") + ")")
+                                         + (", ".join(f"P{p + 1}" for p in to_act) or "no one") + ")",
+                                         self._turn_rules())
             if resolved not in self._legal_actions(player):
-                raise IllegalActionError(action, player, self._illegal_reason(resolved, player))
+                raise IllegalActionError(action, player, *self._illegal_reason(resolved, player))
             actor = player
         self._legal_cache = None
         self._apply(resolved, actor)
@@ -565,6 +588,8 @@ class State(ABC):
         if isinstance(action, str):
             try:
                 return self.parse_action(action)
+            except UnreachableActionError as error:
+                raise IllegalActionError(action, player, error.reason, error.rules) from None
             except ActionParseError as error:
                 raise IllegalActionError(action, player, str(error)) from None
         if isinstance(action, int | np.integer) and not isinstance(action, bool):
@@ -635,9 +660,10 @@ class State(ABC):
             self._events = log
         return events
 
-    def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, **data: Any) -> None:
+    def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, *,
+             rules: tuple[str, ...] = (), **data: Any) -> None:
         # Built as the tuple it is: Event's generated __new__ is a Python call, and logging runs at every step.
-        self._events = (self._events, tuple.__new__(Event, (kind, text, audience, data or NO_DATA)))
+        self._events = (self._events, tuple.__new__(Event, (kind, text, audience, data or NO_DATA, rules)))
 
     def _log_later(self, render: Callable[..., Event], *args: Any) -> None:
         """Log the event `render(*args)` makes, made only when the log is read: formatting its text at every

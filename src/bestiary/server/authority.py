@@ -164,7 +164,8 @@ class Authority:
         for player, action in history[:step]:
             state.apply_action(action, player=None if player == CHANCE else player)
         return protocol.ReplayView(step=step, steps=len(history), observation=state.observation(seat),
-                                   events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data))
+                                   events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data),
+                                                              rules=list(e.rules))
                                            for e in state.events(seat)],
                                    decisions=decision_steps([player for player, _ in history]))
 

@@ -75,7 +75,8 @@ def table_view(authority: Authority, seen: SeenLog, info: protocol.RoomInfo, sea
         room=info, seat=seat, version=authority.version,
         decision_kind=state.decision_kind() if playing else authority.status,
         to_act=to_act, legal_actions=legal, observation=state.observation(seat),
-        events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data)) for e in events[events_from:]],
+        events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data), rules=list(e.rules))
+                for e in events[events_from:]],
         events_from=min(events_from, len(events)), window=window,
         turn_closes_in=None if turn_deadline is None else max(0.0, turn_deadline - now))
 

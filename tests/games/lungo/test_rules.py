@@ -122,7 +122,7 @@ def test_render_shows_the_battle_and_escapes_brackets(tmp_path) -> None:
                   ["goal-fire-trio", "goal-water-trio"], turn_draw="normal-play", cards=str(path))
     screen = Text.from_markup(state.game.render(state.observation(0))).plain
     assert "Battle! Normal Play, drawn by P1" in screen
-    assert "[Boss] Scorch Jaguar (fire jungle, power 7" in screen
+    assert "[Boss] Scorch Jaguar (Jungle creature, fire element, power 7" in screen
     assert "P2: 0 card(s) face down (choosing)" in screen
     assert "Your secret goal: Fire Trio" in screen
 
