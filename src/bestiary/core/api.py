@@ -53,12 +53,14 @@ class Event(NamedTuple):
 
     `audience` is None when every player (and spectators) may know it, else the seats that may.
     `data` holds the ids involved (cards, players) for listeners such as the analysis tools.
+    `rules` names the rules that made it happen, by their ids in the game's rules document ("CUBE-31").
     """
 
     kind: str
     text: str
     audience: tuple[int, ...] | None = None
     data: Mapping[str, Any] = NO_DATA
+    rules: tuple[str, ...] = ()
 
     def visible_to(self, player: int | None) -> bool:
         return self.audience is None or (player is not None and player in self.audience)
@@ -69,13 +71,14 @@ class Event(NamedTuple):
             out["audience"] = list(self.audience)
         if self.data:
             out["data"] = dict(self.data)
+        out["rules"] = list(self.rules)
         return out
 
     @classmethod
     def from_dict(cls, raw: JSON) -> Event:
         audience = raw.get("audience")
         return cls(raw["kind"], raw["text"], None if audience is None else tuple(audience),
-                   dict(raw.get("data", {})))
+                   dict(raw.get("data", {})), tuple(raw.get("rules", ())))
 
 
 @dataclass(frozen=True)
@@ -635,9 +638,10 @@ class State(ABC):
             self._events = log
         return events
 
-    def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, **data: Any) -> None:
+    def _log(self, kind: str, text: str, audience: tuple[int, ...] | None = None, *,
+             rules: tuple[str, ...] = (), **data: Any) -> None:
         # Built as the tuple it is: Event's generated __new__ is a Python call, and logging runs at every step.
-        self._events = (self._events, tuple.__new__(Event, (kind, text, audience, data or NO_DATA)))
+        self._events = (self._events, tuple.__new__(Event, (kind, text, audience, data or NO_DATA, rules)))
 
     def _log_later(self, render: Callable[..., Event], *args: Any) -> None:
         """Log the event `render(*args)` makes, made only when the log is read: formatting its text at every

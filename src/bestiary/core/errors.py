@@ -17,14 +17,21 @@ class OptionError(BestiaryError, ValueError):
 
 
 class IllegalActionError(BestiaryError, ValueError):
-    """An action that the rules do not allow now; the state is unchanged."""
+    """An action that the rules do not allow now; the state is unchanged.
 
-    def __init__(self, action: object, player: int | None, reason: str) -> None:
+    `rules` names the rules that forbid it, by their ids in the game's rules document; the message ends with
+    those the reason does not name already: "not now: the attack is required (CUBE-31)".
+    """
+
+    def __init__(self, action: object, player: int | None, reason: str, rules: tuple[str, ...] = ()) -> None:
         self.action = action
         self.player = player
         self.reason = reason
+        self.rules = tuple(rules)
         who = "" if player is None or player < 0 else f" by P{player + 1}"
-        super().__init__(f"illegal action '{action}'{who}: {reason}")
+        unnamed = [rule for rule in self.rules if rule not in reason]
+        named = f" ({', '.join(unnamed)})" if unnamed else ""
+        super().__init__(f"illegal action '{action}'{who}: {reason}{named}")
 
 
 class ActionParseError(BestiaryError, ValueError):

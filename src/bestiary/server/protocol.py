@@ -95,6 +95,7 @@ class EventView(BaseModel):
     kind: str
     text: str
     data: JSONObject = Field(default_factory=dict)
+    rules: list[str] = Field(default_factory=list, description="ids of the rules that made it happen")
 
 
 class View(BaseModel):

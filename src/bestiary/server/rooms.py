@@ -216,7 +216,8 @@ class Room:
             room=info or self.info(), seat=seat, version=self.version,
             decision_kind=state.decision_kind() if self.status == "playing" else self.status,
             to_act=to_act, legal_actions=legal, observation=state.observation(seat),
-            events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data)) for e in events[events_from:]],
+            events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data), rules=list(e.rules))
+                    for e in events[events_from:]],
             events_from=min(events_from, len(events)), window=window,
             turn_closes_in=None if self.turn_deadline is None else max(0.0, self.turn_deadline - loop.time()))
 
@@ -621,7 +622,8 @@ class Room:
         for player, action in history[:step]:
             state.apply_action(action, player=None if player == CHANCE else player)
         return protocol.ReplayView(step=step, steps=len(history), observation=state.observation(seat),
-                                   events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data))
+                                   events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data),
+                                                              rules=list(e.rules))
                                            for e in state.events(seat)],
                                    decisions=decision_steps([player for player, _ in history]))
 
