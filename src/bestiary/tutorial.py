@@ -59,11 +59,14 @@ class Teaching:
         return next((level for level, spec in self.computers.items() if spec == agent), None)
 
     def move_words(self, action: str) -> str | None:
-        """What a move does, from the longest `[moves]` key its text starts with."""
+        """What a move does, from the longest `[moves]` key its text starts with; `{1}`, `{2}`… in the words
+        stand for the move's first, second… word after its first ("move B3 C5": {1} is B3)."""
         words = action.split()
         for size in range(len(words), 0, -1):
             found = self.moves.get(" ".join(words[:size]))
             if found is not None:
+                for number, word in enumerate(words[1:], start=1):
+                    found = found.replace(f"{{{number}}}", word)
                 return found
         return None
 
@@ -273,5 +276,6 @@ class Tutorial:
             "events": [told.to_dict() for told in self.told],
             "why": [explanation.to_dict() for explanation in self.why()],
             "finished": self.finished, "result": self.result() if self.finished else None,
+            "returns": self.state.returns() if self.finished else None,
             "computer": self.teaching.computers["easy"],
         }

@@ -36,6 +36,7 @@ class TeachingView(BaseModel):
     title: str
     computers: dict[str, str] = Field(description="the agent behind each level: easy, medium, hard")
     option_rules: dict[str, list[str]] = Field(description="the rule ids each game option changes")
+    lessons: dict[str, str] = Field(description="rules in plain words for people new to the game, by rule id")
 
 
 class LearnRequest(BaseModel):
@@ -59,13 +60,15 @@ async def game_rules(game: str) -> Any:
 
 @router.get("/api/games/{game}/teaching", response_model=TeachingView, responses={404: {}})
 async def game_teaching(game: str) -> Any:
-    """The game's computer levels and the rules its options change, for the lobby."""
+    """The game's computer levels, the rules its options change, and its rules in plain words."""
     if game not in list_games():
         return not_found(game)
     cls = game_class(game)
     options = {name: rule_ids_in(spec.description or "") for name, spec in cls.Options.model_fields.items()}
-    return TeachingView(game=game, title=cls.info.title, computers=dict(teaching_of(game).computers),
-                        option_rules={name: ids for name, ids in options.items() if ids})
+    teaching = teaching_of(game)
+    return TeachingView(game=game, title=cls.info.title, computers=dict(teaching.computers),
+                        option_rules={name: ids for name, ids in options.items() if ids},
+                        lessons=dict(teaching.lessons))
 
 
 @router.post("/api/learn/{game}", responses={404: {}, 409: {}, 422: {}})
