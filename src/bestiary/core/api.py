@@ -465,9 +465,15 @@ class State(ABC):
             return "simultaneous"
         return "response" if len(self.players_to_act()) > 1 else "turn"
 
-    def _illegal_reason(self, action: Action, player: int) -> str:
+    def _illegal_reason(self, action: Action, player: int) -> tuple[str, tuple[str, ...]]:
+        """Why `player` may not take `action` now, in a few words, and the ids of the rules that forbid it."""
         legal = ", ".join(str(a) for a in self._legal_actions(player)) or "none"
-        return f"not legal now (legal: {legal})"
+        return f"not legal now (legal: {legal})", self._turn_rules()
+
+    def _turn_rules(self) -> tuple[str, ...]:
+        """The ids of the rules that say who acts now and what they may do (at the end: the rules that ended
+        the game), named by a refusal that has no rule of its own, such as an action out of turn."""
+        return ()
 
     def result(self) -> JSON:
         """The result for records and reports: at least "returns"."""
@@ -537,27 +543,30 @@ class State(ABC):
             return
         current = self.current_player()
         if current == TERMINAL:
-            raise IllegalActionError(action, player, "the game is over")
+            raise IllegalActionError(action, player, "the game is over", self._turn_rules())
         chance = current == CHANCE
         resolved = action if isinstance(action, Action) else self._resolve(action, chance, player)
         if chance:
             if player not in (None, CHANCE):
-                raise IllegalActionError(action, player, "a chance outcome is due; no player may act")
+                raise IllegalActionError(action, player, "a chance outcome is due; no player may act",
+                                         self._turn_rules())
             if not self._is_possible_outcome(resolved):
-                raise IllegalActionError(action, None, "not a possible chance outcome now")
+                raise IllegalActionError(action, None, "not a possible chance outcome now", self._turn_rules())
             actor = CHANCE
         else:
             to_act = self.players_to_act()
             if player is None:
                 if len(to_act) != 1:
                     raise IllegalActionError(action, None, "several players may act now ("
-                                             + ", ".join(f"P{p + 1}" for p in to_act) + "): name the player")
+                                         + ", ".join(f"P{p + 1}" for p in to_act) + "): name the player",
+                                         self._turn_rules())
                 player = to_act[0]
             elif player not in to_act:
                 raise IllegalActionError(action, player, "that player may not act now (to act: "
-                                         + (", ".join(f"P{p + 1}" for p in to_act) or "no one") + ")")
+                                         + (", ".join(f"P{p + 1}" for p in to_act) or "no one") + ")",
+                                         self._turn_rules())
             if resolved not in self._legal_actions(player):
-                raise IllegalActionError(action, player, self._illegal_reason(resolved, player))
+                raise IllegalActionError(action, player, *self._illegal_reason(resolved, player))
             actor = player
         self._legal_cache = None
         self._apply(resolved, actor)

@@ -21,6 +21,11 @@ OVER = "over"
 
 CHANCE_PHASES = frozenset({FIRST_PLAYER, ACTIVE_FLIP, CHALLENGE_FLIP})
 CHOICE_PHASES = frozenset({ACTIVE_CHOOSE, TIE_CHOOSE, FINAL_CHOOSE})
+# The rules that say who acts in each phase and how, for refusals of actions out of turn.
+PHASE_RULES = {FIRST_PLAYER: ("CRITTERS-7",), ACTIVE_DRAW: ("CRITTERS-8",), ACTIVE_CHOOSE: ("CRITTERS-9",),
+               ACTIVE_FLIP: ("CRITTERS-10",), CHALLENGE_DRAW: ("CRITTERS-12",), CHALLENGE_FLIP: ("CRITTERS-14",),
+               TIE_CHOOSE: ("CRITTERS-23",), FINAL_CHOOSE: ("CRITTERS-32",), OVER: ("CRITTERS-31", "CRITTERS-33")}
+DRAW_RULES = {ACTIVE_DRAW: ("CRITTERS-8",), CHALLENGE_DRAW: ("CRITTERS-12",)}  # who draws, by phase
 
 
 def start_round(state: CritterState) -> None:
@@ -33,12 +38,12 @@ def start_round(state: CritterState) -> None:
 
 def draw(state: CritterState, player: int, colour: int) -> None:
     # CRITTERS-8, CRITTERS-12: draw the top card of any colour deck, face down.
+    state._log_later(events.drew, player, colour, DRAW_RULES[state.phase])
     state.pending = colour
     if state.phase == ACTIVE_DRAW:
         state.phase = ACTIVE_CHOOSE
     else:
         state.phase = CHALLENGE_FLIP
-    state._log_later(events.drew, player, colour)
 
 
 def choose_attribute(state: CritterState, player: int, attribute: int) -> None:
@@ -50,7 +55,8 @@ def choose_attribute(state: CritterState, player: int, attribute: int) -> None:
         return
     # CRITTERS-9, CRITTERS-23: announced before the card is flipped, or afresh after a tie.
     state.attribute = attribute
-    state._log_later(events.announced, player, attribute)
+    state._log_later(events.announced, player, attribute,
+                     ("CRITTERS-9",) if state.phase == ACTIVE_CHOOSE else ("CRITTERS-23",))
     state.phase = ACTIVE_FLIP if state.phase == ACTIVE_CHOOSE else CHALLENGE_DRAW
 
 
@@ -104,17 +110,17 @@ def ability_takes_effect(state: CritterState, card: int) -> bool:
 
 def trapped_by(state: CritterState, card: int) -> None:
     # CRITTERS-16: the active player corrals the challenge card; active player and card remain.
-    corral(state, state.active, [card], "traps")
+    corral(state, state.active, [card], "traps", ("CRITTERS-16",))
 
 
 def capture(state: CritterState, challenger: int, card: int) -> None:
     # CRITTERS-17: the challenger corrals the active card and becomes active with their card.
-    take_over(state, challenger, card, "captures")
+    take_over(state, challenger, card, "captures", ("CRITTERS-17",))
 
 
 def block(state: CritterState, challenger: int, card: int) -> None:
     # CRITTERS-18: the challenger corrals their own challenge card; active player and card remain.
-    corral(state, challenger, [card], "blocks and keeps")
+    corral(state, challenger, [card], "blocks and keeps", ("CRITTERS-18",))
 
 
 def compare_values(state: CritterState, challenger: int, card: int) -> None:
@@ -124,17 +130,17 @@ def compare_values(state: CritterState, challenger: int, card: int) -> None:
     mine, theirs = state.game.values[card][attribute], state.game.values[state.stack[-1]][attribute]
     state._log_later(events.compared, attribute, mine, theirs)
     if mine > theirs:
-        take_over(state, challenger, card, "wins and takes")  # CRITTERS-21
+        take_over(state, challenger, card, "wins and takes", ("CRITTERS-21",))
     elif mine < theirs:
-        corral(state, state.active, [card], "wins and takes")  # CRITTERS-22
+        corral(state, state.active, [card], "wins and takes", ("CRITTERS-22",))
     else:
         stack_tie(state, challenger, card)  # CRITTERS-23
 
 
-def take_over(state: CritterState, challenger: int, card: int, verb: str) -> None:
+def take_over(state: CritterState, challenger: int, card: int, verb: str, rules: tuple[str, ...]) -> None:
     # CRITTERS-17, CRITTERS-21: the active card and any cards under it go to the challenger's corral;
     # CRITTERS-27: the challenger takes the puck, the starting player token stays.
-    corral(state, challenger, state.stack, verb)
+    corral(state, challenger, state.stack, verb, rules)
     state.stack = [card]
     state.active = challenger
     if state.game.options.rechoose_on_takeover and state.plays < state.game.num_players:
@@ -152,15 +158,15 @@ def stack_tie(state: CritterState, challenger: int, card: int) -> None:
         state.phase = TIE_CHOOSE
 
 
-def corral(state: CritterState, player: int, cards: list[int], verb: str) -> None:
+def corral(state: CritterState, player: int, cards: list[int], verb: str, rules: tuple[str, ...]) -> None:
     # CRITTERS-19: won cards go face down into the winner's corral.
     state.corrals[player].extend(cards)
-    state._log_later(events.corralled, state.game, player, tuple(cards), verb)
+    state._log_later(events.corralled, state.game, player, tuple(cards), verb, ("CRITTERS-19", *rules))
 
 
 def end_round(state: CritterState) -> None:
     # CRITTERS-28: the active card (and any cards under it) goes to the active player's corral.
-    corral(state, state.active, state.stack, "keeps the active card")
+    corral(state, state.active, state.stack, "keeps the active card", ("CRITTERS-28",))
     state.stack = []
     state.attribute = None
     state.round += 1

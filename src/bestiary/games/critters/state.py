@@ -79,15 +79,19 @@ class CritterState(State):
                 legal.append(draws[colour])
         return legal
 
-    def _illegal_reason(self, action: Action, player: int) -> str:
+    def _illegal_reason(self, action: Action, player: int) -> tuple[str, tuple[str, ...]]:
         if isinstance(action, Draw) and self.phase in (rules.ACTIVE_DRAW, rules.CHALLENGE_DRAW):
-            return f"the {action.colour} deck is empty"
+            return f"the {action.colour} deck is empty", ("CRITTERS-39",)
         if isinstance(action, Draw):
-            return "a card is drawn only at the start of a play; now commonness or size is chosen"
+            return "a card is drawn only at the start of a play; now commonness or size is chosen", \
+                ("CRITTERS-8", "CRITTERS-12", *self._turn_rules())
         if isinstance(action, Choose):
             return "commonness or size is chosen only before the active card is flipped, after a tie, " \
-                   "or for final scoring"
+                   "or for final scoring", ("CRITTERS-9", "CRITTERS-13")
         return super()._illegal_reason(action, player)
+
+    def _turn_rules(self) -> tuple[str, ...]:
+        return rules.PHASE_RULES[self.phase]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == rules.FIRST_PLAYER:

@@ -67,7 +67,7 @@ def begin_placement(state: CubeState, player: int) -> None:
 
 
 def place_at_setup(state: CubeState, player: int, creature: int) -> None:
-    rules.place_creature(state, player, creature)
+    rules.place_creature(state, player, creature, ("CUBE-16",))
     if len(state.fields[player]) < PLACED_AT_SETUP and rules.creatures_in_hand(state, player):
         return
     following = (player + 1) % state.game.num_players
@@ -82,7 +82,7 @@ def start_turn(state: CubeState, player: int) -> None:
     # CUBE-19: draw, main phase, attack; CUBE-17: turns go clockwise.
     state.turn += 1
     if state.turn > state.game.turn_limit:
-        rules.end_game(state, "the turn limit is reached", rules.most_victories(state))
+        rules.end_game(state, "the turn limit is reached", rules.most_victories(state), ("CUBE-56",))
         return
     state.current = player
     state.phase = MAIN
@@ -101,7 +101,7 @@ def knock_out(state: CubeState, player: int) -> None:
     state._log_later(events.knocked_out, player)
     remaining = [p for p in range(state.game.num_players) if not state.out[p]]
     if len(remaining) == 1:
-        rules.end_game(state, f"{seat(remaining[0])} is the last player with creatures", remaining)
+        rules.end_game(state, f"{seat(remaining[0])} is the last player with creatures", remaining, ("CUBE-54",))
     else:
         next_turn(state)
 

@@ -89,7 +89,7 @@ def draw_card(state: CubeState, player: int, turn: int = 0) -> int:
     card = state.deck.pop()
     state.hands[player].append(card)
     state._log_later(events.drew, turn, player)
-    state._log_later(events.drew_privately, state.game, player, card)
+    state._log_later(events.drew_privately, state.game, player, card, turn)
     return card
 
 
@@ -138,12 +138,12 @@ def refill_empty_battlefield(state: CubeState, player: int) -> bool:
     return True
 
 
-def place_creature(state: CubeState, player: int, creature: int) -> None:
+def place_creature(state: CubeState, player: int, creature: int, rules: tuple[str, ...] = ("CUBE-22",)) -> None:
     # CUBE-22: into the first open spot, so the Guard spot is filled first (CUBE-23: up to the limit).
     state.hands[player].remove(creature)
     field = state.fields[player]
     field.append(creature)
-    state._log_later(events.played_creature, state.game, player, creature, len(field) - 1)
+    state._log_later(events.played_creature, state.game, player, creature, len(field) - 1, rules)
 
 
 def attach_upgrade(state: CubeState, player: int, upgrade: int, creature: int) -> None:
@@ -227,7 +227,7 @@ def defeat(state: CubeState, creature: int, by_player: int) -> None:
 def check_victory(state: CubeState, player: int) -> None:
     # CUBE-10: the first to defeat 5 creatures wins at once.
     if state.winners is None and len(state.victory[player]) >= state.game.win_at:
-        end_game(state, f"{seat(player)} has defeated {len(state.victory[player])} creatures", [player])
+        end_game(state, f"{seat(player)} has defeated {len(state.victory[player])} creatures", [player], ("CUBE-10",))
 
 
 def most_victories(state: CubeState) -> list[int]:
@@ -236,8 +236,8 @@ def most_victories(state: CubeState) -> list[int]:
     return [p for p, pile in enumerate(state.victory) if len(pile) == best]
 
 
-def end_game(state: CubeState, reason: str, winners: list[int]) -> None:
+def end_game(state: CubeState, reason: str, winners: list[int], rules: tuple[str, ...]) -> None:
     state.phase = OVER
     state.winners = winners
     state.responders = []
-    state._log_later(events.game_over, reason, tuple(winners))
+    state._log_later(events.game_over, reason, tuple(winners), rules)

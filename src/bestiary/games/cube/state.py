@@ -36,6 +36,13 @@ if TYPE_CHECKING:
 PARTS = ("creature", "action", "upgrade", "power", "guard")  # the main-phase parts, in bit order
 DETERMINIZE_TRIES = 50
 PLAYER_PHASES = frozenset({MAIN, PLACE, TARGET})  # one player, the current one, decides
+# The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
+PHASE_RULES = {flow.FIRST_PLAYER: ("CUBE-17",), PLACE: ("CUBE-16",), MAIN: ("CUBE-19",), TARGET: ("CUBE-59",),
+               RESPOND: ("CUBE-51",), flow.ROLL: ("CUBE-39",), OVER: ("CUBE-46",)}
+# The rule of each kind of action (a Play of a creature card; an action card is CUBE-26).
+ACTION_RULES: dict[type, tuple[str, ...]] = {
+    Play: ("CUBE-22",), Attach: ("CUBE-27",), UsePower: ("CUBE-30",), ChangeGuard: ("CUBE-34",),
+    Attack: ("CUBE-37",), EndTurn: ("CUBE-55",), Target: ("CUBE-59",), React: ("CUBE-47",), Pass: ("CUBE-51",)}
 
 
 class CubeState(State):
@@ -117,37 +124,57 @@ class CubeState(State):
         plays = self.game.play_actions
         return [plays[c] for c in sorted(rules.creatures_in_hand(self, player))]
 
-    def _illegal_reason(self, action: Action, player: int) -> str:
+    def _illegal_reason(self, action: Action, player: int) -> tuple[str, tuple[str, ...]]:
         game, phase = self.game, self.phase
         card = game.index_of.get(getattr(action, "card", ""), NO_CARD)
-        if phase == flow.MAIN and card != NO_CARD and card not in self.hands[player]:
-            return f"{game.ids[card]} is not in your hand"
+        if card != NO_CARD and card not in self.hands[player] and phase in (flow.MAIN, PLACE, RESPOND):
+            return f"{game.ids[card]} is not in your hand", self._action_rules(action, card)
         if phase == flow.MAIN and flow.must_play_creature(self, player):
-            return "your battlefield is empty: play a creature first"
+            return "your battlefield is empty: play a creature first", ("CUBE-20", "CUBE-25")
         if isinstance(action, Play) and phase == flow.MAIN and game.ctype[card] == CREATURE:
             if self.done & flow.DID_CREATURE:
-                return "you have already played a creature this turn"
-            return f"your battlefield is full ({self.limits[player]} creatures)"
+                return "you have already played a creature this turn", ("CUBE-22",)
+            return f"your battlefield is full ({self.limits[player]} creatures)", ("CUBE-23",)
         if isinstance(action, Play) and phase == flow.MAIN:
             if self.done & flow.DID_ACTION:
-                return "you have already played an action card this turn"
-            return "it has nothing to act on now (CUBE-58)"
+                return "you have already played an action card this turn", ("CUBE-26",)
+            return "it has nothing to act on now", ("CUBE-58",)
         if isinstance(action, Attach) and phase == flow.MAIN:
             if self.done & flow.DID_UPGRADE:
-                return "you have already played an upgrade this turn"
+                return "you have already played an upgrade this turn", ("CUBE-27",)
             if action.spot < len(self.fields[player]):
-                return "that creature already has " + ("a weapon" if game.kind[card] == WEAPON else "armor")
+                return "that creature already has " + ("a weapon" if game.kind[card] == WEAPON else "armor"), \
+                    ("CUBE-28",)
+            return "there is no creature in that spot", ("CUBE-27",)
         if isinstance(action, UsePower) and phase == flow.MAIN:
             if self.done & flow.DID_POWER:
-                return "you have already used a creature power this turn"
+                return "you have already used a creature power this turn", ("CUBE-30",)
             field = self.fields[player]
             if action.spot < len(field) and self.used[field[action.spot]]:
-                return "that creature's power has been used (once per game)"
-        if isinstance(action, ChangeGuard) and phase == flow.MAIN and self.done & flow.DID_GUARD:
-            return "you have already changed your Guard this turn"
+                return "that creature's power has been used (once per game)", ("CUBE-32",)
+            if action.spot >= len(field):
+                return "there is no creature in that spot", ("CUBE-31",)
+            return "it has nothing to act on now", ("CUBE-58",)
+        if isinstance(action, ChangeGuard) and phase == flow.MAIN:
+            if self.done & flow.DID_GUARD:
+                return "you have already changed your Guard this turn", ("CUBE-34",)
+            return "there is no creature in that spot to swap with", ("CUBE-34",)
         if isinstance(action, EndTurn) and phase == flow.MAIN:
-            return "an attack is possible, and the attack is required"
-        return super()._illegal_reason(action, player)
+            return "an attack is possible, and the attack is required", ("CUBE-37",)
+        if isinstance(action, Attack) and phase == flow.MAIN:
+            return "no such attack: one of your creatures attacks an opponent's Guard (any creature only when a " \
+                   "card says so)", ("CUBE-35", "CUBE-38")
+        reason, _ = super()._illegal_reason(action, player)
+        return reason, self._turn_rules() + self._action_rules(action, card)
+
+    def _action_rules(self, action: Action, card: int) -> tuple[str, ...]:
+        """The rule of the kind of action `action` is (for a card, the kind of card it plays)."""
+        if isinstance(action, Play) and card != NO_CARD and self.game.ctype[card] != CREATURE:
+            return ("CUBE-26",)
+        return ACTION_RULES.get(type(action), ())
+
+    def _turn_rules(self) -> tuple[str, ...]:
+        return PHASE_RULES[self.phase]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == flow.ROLL:

@@ -37,6 +37,9 @@ GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL = range(8)
 JOB_NAMES = ("goal", "deal", "draw", "turn-draw", "steal", "discard", "swat", "roll")
 DRAW_JOBS = frozenset({DEAL, DRAW, TURN_DRAW_JOB})  # the jobs that take a card from the draw pile
 
+# The rules by which a card is drawn into a hand, by the job that draws it.
+DRAW_RULES = {DEAL: ("LUNGO-24",), TURN_DRAW_JOB: ("LUNGO-30",), DRAW: ("LUNGO-63", "LUNGO-73")}
+
 TARGETED = frozenset({"steal", "swap-hands", "discard-random", "pass-affliction"})
 
 
@@ -85,18 +88,19 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
     game = state.game
     if game.is_battle[card]:
         insort(state.pile, card)  # shuffled back: the next draw is uniform over the pile again
-        state._log_later(events.battle_shuffled_back, game, player, card)
+        state._log_later(events.battle_shuffled_back, game, player, card,
+                         ("LUNGO-25",) if job == DEAL else ("LUNGO-66",))
         state.jobs.insert(0, (job, player, 0))
         return
     if game.kinds[card] == "slime":
         state.afflictions[player].append(card)
-        state._log_later(events.slimed, player)
+        state._log_later(events.slimed, player, ("LUNGO-27",) if job == DEAL else ("LUNGO-27", "LUNGO-66"))
         if job == DEAL:
             state.jobs.insert(0, (DEAL, player, 0))
         return
     state.hands[player].append(card)
-    state._log_later(events.drew, player)
-    state._log_later(events.drew_privately, game, player, card)
+    state._log_later(events.drew, player, DRAW_RULES[job])
+    state._log_later(events.drew_privately, game, player, card, DRAW_RULES[job])
 
 
 def apply_draw(state: LungoState, card: int) -> None:
@@ -420,7 +424,7 @@ def reveal(state: LungoState) -> None:
             state.game.is_creature[state.choices[p][0]] for p in order):
         # LUNGO-48: a Cage Match with no creature played goes to the drawer.
         state._log_later(events.cage_to_drawer, state.drawer)
-        declare_winner(state, state.drawer)
+        declare_winner(state, state.drawer, ("LUNGO-48",))
         return
     state.champion = state.order[0]
     state.position = 1
@@ -479,7 +483,7 @@ def continue_fight(state: LungoState) -> None:
             roll_off(state, state.champion, challenger)
             return
         advance(state, winner)
-    declare_winner(state, state.champion)
+    declare_winner(state, state.champion, ("LUNGO-43",))
 
 
 def roll_off(state: LungoState, a: int, b: int) -> None:
@@ -496,8 +500,8 @@ def advance(state: LungoState, winner: int) -> None:
     state.position += 1
 
 
-def declare_winner(state: LungoState, winner: int) -> None:
-    state._log_later(events.battle_won, state.game, winner, state.battle)
+def declare_winner(state: LungoState, winner: int, rules: tuple[str, ...]) -> None:
+    state._log_later(events.battle_won, state.game, winner, state.battle, rules)
     finish_battle(state, winner)
 
 
@@ -527,7 +531,7 @@ def settle_dice(state: LungoState) -> None:
         state._log_later(events.battle_lost, state.game, tied[0], state.battle)
         finish_battle(state, tied[0])
     else:
-        declare_winner(state, tied[0])
+        declare_winner(state, tied[0], ("LUNGO-50",))
 
 
 @BATTLE_RULES.register("insect-swat")
@@ -582,7 +586,7 @@ def swat(state: LungoState, player: int) -> None:
     if state.game.is_insect[top]:
         # LUNGO-53: the first to swat an insect wins the pile; LUNGO-54: hands are kept.
         state._log_later(events.swatted_insect, player)
-        declare_winner(state, player)
+        declare_winner(state, player, ("LUNGO-53",))
         return
     # LUNGO-55: a wrong swat puts the whole hand on the pile; with no hand, out of the battle.
     hand = state.hands[player]

@@ -23,6 +23,14 @@ if TYPE_CHECKING:
 INT_FIELDS = ("active", "turns", "tokens", "loser", "target", "drawer", "champion", "position", "placer",
               "misses")
 CARD_FIELDS = ("pending", "battle")  # a card id, or null
+# The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
+PHASE_RULES = {rules.SETUP: ("LUNGO-22", "LUNGO-24"), rules.TURN_DRAW: ("LUNGO-30",),
+               rules.PLAY: ("LUNGO-30", "LUNGO-31"), rules.TARGET: ("LUNGO-63",), rules.RESPONSE: ("LUNGO-72",),
+               rules.CHOOSE: ("LUNGO-39",), rules.FIGHT: ("LUNGO-43",), rules.DICE: ("LUNGO-49",),
+               rules.SWAT_PLACE: ("LUNGO-51",), rules.SWAT_RACE: ("LUNGO-53",), rules.WINNINGS_DRAW: ("LUNGO-73",),
+               rules.TOKEN_MOMENT: ("LUNGO-61",), rules.TOKEN_RACE: ("LUNGO-57",), rules.OVER: ("LUNGO-60",)}
+# The rule by which a card leaves your hand, for each action that names one.
+CARD_RULES: dict[type, tuple[str, ...]] = {Play: ("LUNGO-31",), Commit: ("LUNGO-39",), Boost: ("LUNGO-40",)}
 
 
 class LungoState(State):
@@ -151,15 +159,44 @@ class LungoState(State):
             actions.append(self.game.grab)
         return actions
 
-    def _illegal_reason(self, action: Action, player: int) -> str:
-        if isinstance(action, Play) and self.phase == rules.PLAY:
-            return f"{action.card} is not in your hand or cannot be played now"
-        if isinstance(action, Word) and action.text == "grab token" and self.phase in (rules.PLAY,
-                                                                                       rules.TOKEN_MOMENT):
-            return "a token needs your goal met and no poison or toxic slime in front of you"
-        if isinstance(action, Commit) and self.phase == rules.CHOOSE:
-            return "you must put down a creature if you hold one (any card otherwise), from your hand"
-        return super()._illegal_reason(action, player)
+    def _illegal_reason(self, action: Action, player: int) -> tuple[str, tuple[str, ...]]:
+        game, phase = self.game, self.phase
+        card = game.index_of.get(getattr(action, "card", ""), -1)
+        if card >= 0 and card not in self.hands[player] and isinstance(action, Play | Commit | Boost):
+            return f"{game.ids[card]} is not in your hand", CARD_RULES[type(action)]
+        if isinstance(action, Play) and phase == rules.PLAY:
+            return f"{game.ids[card]} cannot be played now", self._unplayable_rules(card)
+        if isinstance(action, Play) and phase == rules.RESPONSE:
+            return f"{game.ids[card]} does not answer a card aimed at you", ("LUNGO-72",)
+        if isinstance(action, Play):
+            return "cards are played in your own turn, after your draw", ("LUNGO-9", "LUNGO-30")
+        if isinstance(action, Word) and action.text == "grab token" and phase != rules.CHOOSE:
+            return "a token needs your goal met and no poison or toxic slime in front of you", \
+                ("LUNGO-16", "LUNGO-56")
+        if isinstance(action, Commit) and phase == rules.CHOOSE:
+            return "you must put down a creature if you hold one (any card otherwise), from your hand", \
+                ("LUNGO-41",)
+        if isinstance(action, Boost) and phase == rules.CHOOSE:
+            return "only a power card of your creature's species, or a mutant gene with a creature, goes with " \
+                   "it", ("LUNGO-40", "LUNGO-70")
+        reason, _ = super()._illegal_reason(action, player)
+        return reason, self._turn_rules()
+
+    def _unplayable_rules(self, card: int) -> tuple[str, ...]:
+        """The rule that keeps a card in hand from being played in its owner's turn."""
+        kind, effect = self.game.kinds[card], self.game.effects[card]
+        if kind in ("creature", "mutant"):
+            return ("LUNGO-2",)
+        if kind in ("power", "gene"):
+            return ("LUNGO-7", "LUNGO-10")
+        if self.game.is_response[card]:
+            return ("LUNGO-72",)
+        if effect is not None and effect.keyword in ("cleanse", "pass-affliction"):
+            return ("LUNGO-17",)  # a cure needs something in front of you
+        return ("LUNGO-9",)
+
+    def _turn_rules(self) -> tuple[str, ...]:
+        return PHASE_RULES[self.phase]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         jobs = self.jobs

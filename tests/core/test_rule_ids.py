@@ -1,0 +1,101 @@
+"""Every event names the rules that made it happen, and every refusal the rules that forbid it (each id a rule
+of the game's own rules document), along seeded random games of every game at every player count."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bestiary.core.api import CHANCE, Game, State
+from bestiary.core.errors import ActionParseError, IllegalActionError
+from bestiary.core.registry import game_info, list_games, load_game
+from bestiary.core.rulebook import rule_index
+
+GAMES_PER_COUNT = 2
+REFUSALS_PER_STEP = 3
+
+CASES = [(name, players) for name in list_games() for players in game_info(name).player_counts]
+
+
+def _check_events(state: State, mark: object, known: dict[str, object], where: str) -> object:
+    events, mark = state.events_after(mark)  # type: ignore[arg-type]
+    assert events is not None
+    for event in events:
+        assert event.rules, f"{where}: event '{event.kind}' names no rule: {event.text}"
+        unknown = [rule for rule in event.rules if rule not in known]
+        assert not unknown, f"{where}: event '{event.text}' names {unknown}, not rules of the game"
+    return mark
+
+
+def _refused(state: State, action: object, player: int | None) -> IllegalActionError | None:
+    """The refusal of `action` by `player`, or None where the game takes it (on a clone, left alone)."""
+    trial = state.clone()
+    try:
+        trial.apply_action(action, player)  # type: ignore[arg-type]
+    except IllegalActionError as error:
+        return error
+    return None
+
+
+def _check_refusal(error: IllegalActionError, known: dict[str, object], where: str) -> None:
+    assert error.rules, f"{where}: refusal names no rule: {error}"
+    unknown = [rule for rule in error.rules if rule not in known]
+    assert not unknown, f"{where}: refusal '{error}' names {unknown}, not rules of the game"
+    assert all(rule in str(error) for rule in error.rules), f"{where}: the message leaves out a rule: {error}"
+
+
+def _refusals_tried(game: Game, state: State, rng: random.Random) -> list[tuple[object, int | None]]:
+    """A sample of actions of the game to try now: any action of the table by any seat, and the game's own
+    texts of real moves that are never legal (out of reach)."""
+    table = game.player_action_table()
+    seats = list(range(game.num_players))
+    tried: list[tuple[object, int | None]] = [(rng.choice(table), rng.choice(seats)) for _ in range(REFUSALS_PER_STEP)]
+    for text in game.unreachable_action_texts(rng) if hasattr(game, "unreachable_action_texts") else ():
+        tried.append((text, rng.choice(seats)))
+    return tried
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_every_event_and_refusal_names_its_rules(name: str, players: int) -> None:
+    game = load_game(name, players=players)
+    known = rule_index(game.info.rules_doc)
+    for seed in range(GAMES_PER_COUNT):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        mark = _check_events(state, None, known, f"{name} {players}p seed {seed} start")
+        step = 0
+        while not state.is_terminal():
+            where = f"{name} {players}p seed {seed} step {step}"
+            for action, player in _refusals_tried(game, state, rng):
+                error = _refused(state, action, player)
+                if error is not None:
+                    _check_refusal(error, known, f"{where}: {action} by P{(player or 0) + 1}")
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance_outcome(rng))
+            else:
+                player = rng.choice(state.players_to_act())
+                state.apply_action(rng.choice(state.legal_actions(player)), player)
+            mark = _check_events(state, mark, known, where)
+            step += 1
+        error = _refused(state, game.player_action_table()[0], 0)
+        assert error is not None
+        _check_refusal(error, known, f"{name} {players}p seed {seed} at the end")
+
+
+def test_a_parse_error_names_no_rule() -> None:
+    """Text that names no action of a game at all is the one refusal without a rule."""
+    for name in list_games():
+        game = load_game(name, players=game_info(name).player_counts[0])
+        state = game.new_initial_state(seed=0)
+        with pytest.raises(ActionParseError):
+            game.parse_action("juggle the moon")
+        error = _refused(state, "juggle the moon", None)
+        assert error is not None and error.rules == ()
+
+
+def test_a_refusal_message_ends_with_the_rules_it_does_not_name() -> None:
+    error = IllegalActionError("end turn", 0, "not now: the attack is required", ("CUBE-31",))
+    assert str(error) == "illegal action 'end turn' by P1: not now: the attack is required (CUBE-31)"
+    named = IllegalActionError("end turn", 0, "the attack is required (CUBE-31)", ("CUBE-31",))
+    assert str(named).count("CUBE-31") == 1
