@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
+from bestiary.cli.play import shown
 from bestiary.core.errors import BestiaryError
 from bestiary.tutorial import LEARNER, Explanation, Tutorial
 
@@ -57,13 +58,13 @@ class Lesson:
         suggestion = self.tutorial.suggestion()
         for number, move in enumerate(legal, start=1):
             if every or number <= SHOWN_MOVES or move == suggestion:
-                self.say(f"  {number:>3}. {move}" + ("   ★ suggested" if move == suggestion else ""),
+                self.say(f"  {number:>3}. {shown(move)}" + ("   ★ suggested" if move == suggestion else ""),
                          "bold" if move == suggestion else "")
         if not every and len(legal) > SHOWN_MOVES:
             self.say(f"  … and {len(legal) - SHOWN_MOVES} more: type `list` to see them all.", "dim")
         if suggestion:
             words = self.tutorial.teaching.move_words(suggestion)
-            self.say(f"Suggested: {suggestion}" + (f". {words}" if words else ""), "yellow")
+            self.say(f"Suggested: {shown(suggestion)}" + (f". {words}" if words else ""), "yellow")
         return legal
 
     def why(self) -> None:
@@ -74,7 +75,7 @@ class Lesson:
             self.explain(explanation)
         suggestion = self.tutorial.suggestion()
         if suggestion and (words := self.tutorial.teaching.move_words(suggestion)):
-            self.say(f"  The suggested move, {suggestion}: {words}", "yellow")
+            self.say(f"  The suggested move, {shown(suggestion)}: {words}", "yellow")
 
     def run(self) -> bool:
         """Play to the end; True when the game was finished."""

@@ -104,7 +104,7 @@ function renderCoach(room) {
   } else if (t.suggestion) {
     parts.push(el("div", { class: "suggestion" },
       el("p", {}, el("strong", {}, "Try this: "), t.suggestion_words ?? "", " ",
-        el("span", { class: "muted" }, `(${t.suggestion})`)),
+        el("span", { class: "muted" }, `(${t.suggestion.replace(/#\d+\b/g, "")})`)),
       el("p", { class: "muted" }, "It is highlighted on the table. You may also make any other move."),
       el("div", { class: "row" },
         el("button", { type: "button", id: "do-suggestion", "data-suggestion": t.suggestion, onclick: () => step(t.suggestion) }, "Do it"),

@@ -19,15 +19,16 @@ function currentGame() {
 
 const RULE_ID = /\s*\(([A-Z]+-\d+[a-z]?(?:,\s*[A-Z]+-\d+[a-z]?)*)\)/g;
 const ARMIES = ["grave-legion", "verdant-host"];
-// settings for designers and experienced players: under "More options", out of a first game's way
-const DESIGNER_OPTIONS = new Set(["reaction_mean", "reaction_spread", "response_windows", "token_grab", "token_moment",
-  "turn_limit", "counter_reach", "kingless_turns", "allies_block", "width", "length", "start_depth"]);
+// settings for designers and experienced players (reaction times, response-window modes, readings of the rule
+// book): under "More options", out of a first game's way
+const DESIGNER_OPTIONS = new Set(["reaction_mean", "reaction_spread", "response_windows", "token_grab", "counter_reach",
+  "kingless_turns", "allies_block"]);
 
 // An option's label in plain words; the rules it changes are links that open them in the rules panel.
 function describeOption(name, spec) {
   const text = spec.description || name.replaceAll("_", " ");
   const rules = teaching?.option_rules?.[name] ?? [];
-  const help = rules.length ? el("small", { class: "help" }, "The rule it changes: ", ...rules.map((id) => ruleLink(id))) : null;
+  const help = rules.length ? el("small", { class: "help" }, "Rule ", ...rules.flatMap((id, i) => [i ? ", " : null, ruleLink(id)]), " in the rule book") : null;
   return { label: text.replace(RULE_ID, ""), help };
 }
 
