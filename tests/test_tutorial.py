@@ -14,7 +14,7 @@ import bestiary
 from bestiary.core.errors import BestiaryError, IllegalActionError
 from bestiary.core.registry import game_class
 from bestiary.core.rulebook import rule_index
-from bestiary.tutorial import LEVELS, Tutorial, TeachingFileError, teaching_of, teaching_path
+from bestiary.tutorial import LEVELS, TeachingFileError, Tutorial, teaching_of, teaching_path
 
 GAMES = bestiary.list_games()
 SHORT = 60  # the learner's moves a tutorial game may take at most: a first game is short

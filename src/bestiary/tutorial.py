@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from bestiary.agents import HeuristicAgent, SeatView, make_agent
-from bestiary.agents.pacing import automatic_pass
+from bestiary.agents.pacing import PASS
 from bestiary.core.api import Action, Game, State
 from bestiary.core.chance import sample_chance
-from bestiary.core.errors import BestiaryError, IllegalActionError
+from bestiary.core.errors import BestiaryError
 from bestiary.core.registry import game_class, load_game
 from bestiary.core.rulebook import Rule, rule_index
 from bestiary.core.tomlfile import read_toml
@@ -245,7 +245,7 @@ class Tutorial:
             to_act = state.players_to_act()
             if kind == "chance":
                 state.apply_action(sample_chance(state, self._chance))
-            elif LEARNER in to_act and (passing := automatic_pass(state, LEARNER)) is not None:
+            elif LEARNER in to_act and (passing := self._only_pass(state)) is not None:
                 state.apply_action(passing, player=LEARNER)
             elif LEARNER in to_act:
                 break
@@ -254,6 +254,13 @@ class Tutorial:
                 action: Action = self._computer.act(SeatView(state, player), self._computer_rng)
                 state.apply_action(action, player=player)
         self._tell()
+
+    @staticmethod
+    def _only_pass(state: State) -> Action | None:
+        """The learner's pass when passing is all they may do (a window, a race they cannot join): made for them,
+        as a table's pacing does, so that a first game asks only real questions."""
+        legal = state.legal_actions(LEARNER)
+        return legal[0] if len(legal) == 1 and str(legal[0]) == PASS else None
 
     def _tell(self) -> None:
         for event in self.state.events(LEARNER)[len(self.told):]:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bestiary.core.api import CHANCE, Game, State
+from bestiary.core.api import Game, State
 from bestiary.core.errors import ActionParseError, IllegalActionError
 from bestiary.core.registry import game_info, list_games, load_game
 from bestiary.core.rulebook import rule_index

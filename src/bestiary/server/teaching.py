@@ -88,8 +88,10 @@ def _learn(game: str, request: LearnRequest) -> Any:
     if request.move is not None:
         try:
             tutorial.play(request.move)
-        except IllegalActionError as error:
-            return JSONResponse({"error": "illegal", "message": f"Not allowed: {error.reason}",
+        except IllegalActionError as error:  # the reason with the rules that forbid the move, as the engine says it
+            unnamed = [rule for rule in error.rules if rule not in error.reason]
+            return JSONResponse({"error": "illegal", "message": f"Not allowed: {error.reason}"
+                                 + (f" ({', '.join(unnamed)})" if unnamed else ""),
                                  "rules": list(error.rules)}, status_code=409)
         except BestiaryError as error:
             return JSONResponse({"error": "illegal", "message": str(error), "rules": rule_ids_in(str(error))},

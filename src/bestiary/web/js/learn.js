@@ -81,9 +81,25 @@ function namePlayers(text, room) {
   });
 }
 
-function lessonCard(lesson) {
-  return el("div", { class: "lesson", "data-lesson": lesson.rule },
-    el("span", { class: "lesson-tag" }, "New rule"), " ", el("strong", {}, lesson.words), " ", ruleLinks([lesson.rule]));
+// What happened, with the rules it brought up for the first time in plain words.
+function lessonCard(event, room) {
+  return el("div", { class: "lesson", "data-lessons": event.lessons.map((lesson) => lesson.rule).join(" ") },
+    el("div", { class: "lesson-event" }, namePlayers(event.text, room)),
+    event.lessons.map((lesson) => el("p", { class: "lesson-words" },
+      el("span", { class: "lesson-tag" }, "New rule"), " ", el("strong", {}, lesson.words), " ", ruleLinks([lesson.rule]))));
+}
+
+// The new rules of the latest step: the last few in full, the others folded (a battle may bring up a dozen).
+const LESSONS_SHOWN = 3;
+function lessonsOfStep(events, room) {
+  const taught = events.filter((event) => event.lessons.length);
+  if (!taught.length) return null;
+  const earlier = taught.slice(0, -LESSONS_SHOWN);
+  const count = earlier.reduce((sum, event) => sum + event.lessons.length, 0);
+  return el("div", { class: "lessons" },
+    earlier.length ? el("details", { class: "earlier-lessons" },
+      el("summary", {}, `${count} more new rule${count === 1 ? "" : "s"} just before`), earlier.map((e) => lessonCard(e, room))) : null,
+    taught.slice(-LESSONS_SHOWN).map((e) => lessonCard(e, room)));
 }
 
 function renderCoach(room) {
@@ -93,8 +109,7 @@ function renderCoach(room) {
     parts.push(el("p", { class: "welcome" }, t.welcome),
       el("p", { class: "muted" }, `You are P1; the computer${t.players > 2 ? "s are" : " is"} ${room.seats.slice(1).map((s) => `P${s.seat + 1}`).join(", ")}.`));
   }
-  const fresh = t.events.slice(lessonsFrom).flatMap((e) => e.lessons);
-  if (fresh.length) parts.push(el("div", { class: "lessons" }, fresh.map(lessonCard)));
+  parts.push(lessonsOfStep(t.events.slice(lessonsFrom), room));
   if (t.finished) {
     parts.push(el("p", { class: "learn-result" }, t.result),
       el("p", {}, "You know the rules now. Ready for a real game against an easy computer?"),
@@ -112,7 +127,7 @@ function renderCoach(room) {
           onclick: () => { showWhy = !showWhy; renderCoach(room); } }, "Why?"))));
     if (showWhy) parts.push(whyBox(t));
   }
-  coach.replaceChildren(...parts);
+  coach.replaceChildren(...parts.filter(Boolean));
 }
 
 function whyBox(t) {
