@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bestiary.core.api import Game, State
-from bestiary.core.errors import ActionParseError, IllegalActionError
+from bestiary.core.errors import ActionParseError, IllegalActionError, UnreachableActionError
 from bestiary.core.registry import game_info, list_games, load_game
 from bestiary.core.rulebook import rule_index
 
@@ -45,14 +45,33 @@ def _check_refusal(error: IllegalActionError, known: dict[str, object], where: s
     assert all(rule in str(error) for rule in error.rules), f"{where}: the message leaves out a rule: {error}"
 
 
+def _board_texts(game: Game, rng: random.Random) -> list[str]:
+    """Texts of moves and attacks between two tiles of a board game's board, most of them out of any piece's
+    reach (a real move of the game that no position allows)."""
+    options = game.options_dict()
+    if "width" not in options or "length" not in options:
+        return []
+
+    def tile() -> str:
+        return f"{chr(ord('A') + rng.randrange(options['width']))}{rng.randrange(options['length']) + 1}"
+
+    return [f"{verb} {tile()} {tile()}" for verb in ("move", "attack")]
+
+
+CARD_VERBS = ("play", "react", "attach", "commit", "boost", "deploy", "raise")
+
+
 def _refusals_tried(game: Game, state: State, rng: random.Random) -> list[tuple[object, int | None]]:
-    """A sample of actions of the game to try now: any action of the table by any seat, and the game's own
-    texts of real moves that are never legal (out of reach)."""
+    """A sample of actions of the game to try now, by any seat: any action of the table, one that names a card
+    (most often one the seat does not hold), and texts of moves out of reach."""
     table = game.player_action_table()
     seats = list(range(game.num_players))
     tried: list[tuple[object, int | None]] = [(rng.choice(table), rng.choice(seats)) for _ in range(REFUSALS_PER_STEP)]
-    for text in game.unreachable_action_texts(rng) if hasattr(game, "unreachable_action_texts") else ():
-        tried.append((text, rng.choice(seats)))
+    naming_cards = [action for action in table if str(action).split()[0] in CARD_VERBS]
+    to_act = state.players_to_act()
+    if naming_cards and to_act:
+        tried.append((rng.choice(naming_cards), rng.choice(to_act)))
+    tried += [(text, rng.choice(to_act or seats)) for text in _board_texts(game, rng)]
     return tried
 
 
@@ -81,6 +100,24 @@ def test_every_event_and_refusal_names_its_rules(name: str, players: int) -> Non
         error = _refused(state, game.player_action_table()[0], 0)
         assert error is not None
         _check_refusal(error, known, f"{name} {players}p seed {seed} at the end")
+
+
+def test_a_move_out_of_reach_is_refused_by_the_movement_rule() -> None:
+    """CRITS-6, CRITS-7: 'move A3 A30' is a real move of the game, out of every piece's reach: it is refused
+    with the movement rule, at parsing and when played."""
+    game = load_game("crits-creatures", players=2)
+    with pytest.raises(UnreachableActionError) as parsed:
+        game.parse_action("move A3 A30")
+    assert parsed.value.rules == ("CRITS-6", "CRITS-7")
+    state = game.new_initial_state(seed=0)
+    error = _refused(state, "move A3 A30", None)
+    assert error is not None and error.rules == ("CRITS-6", "CRITS-7") and "CRITS-7" in str(error)
+    with pytest.raises(UnreachableActionError) as diagonal:
+        game.parse_action("attack B2 C3")
+    assert diagonal.value.rules == ("CRITS-65",)
+    with pytest.raises(ActionParseError) as off_board:
+        game.parse_action("move A3 Z99")
+    assert not isinstance(off_board.value, IllegalActionError)
 
 
 def test_a_parse_error_names_no_rule() -> None:

@@ -21,7 +21,13 @@ from pydantic import BaseModel, ValidationError
 from rich.text import Text
 
 from bestiary.core.chance import fresh_seed, sample_chance
-from bestiary.core.errors import ActionParseError, IllegalActionError, OptionError, StateFormatError
+from bestiary.core.errors import (
+    ActionParseError,
+    IllegalActionError,
+    OptionError,
+    StateFormatError,
+    UnreachableActionError,
+)
 from bestiary.core.speedups import is_listed
 
 CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
@@ -577,6 +583,8 @@ class State(ABC):
         if isinstance(action, str):
             try:
                 return self.parse_action(action)
+            except UnreachableActionError as error:
+                raise IllegalActionError(action, player, error.reason, error.rules) from None
             except ActionParseError as error:
                 raise IllegalActionError(action, player, str(error)) from None
         if isinstance(action, int | np.integer) and not isinstance(action, bool):

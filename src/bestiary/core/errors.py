@@ -38,6 +38,11 @@ class ActionParseError(BestiaryError, ValueError):
     """Text that names no action of this game."""
 
 
+class UnreachableActionError(IllegalActionError, ActionParseError):
+    """Text that names a real move of the game that no position ever allows (a move longer than any piece
+    goes): no action object reads it, yet the rules say why it is refused."""
+
+
 class StateFormatError(BestiaryError, ValueError):
     """JSON that does not describe a valid state of the game it names."""
 

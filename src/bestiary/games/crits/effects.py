@@ -31,7 +31,7 @@ def poison(state: CritsState, piece: int, killer: int) -> None:
     from bestiary.games.crits import rules
 
     if state.on_board(killer) and rules.effect_reaches(state, piece, killer):
-        state._log("poison", f"{state.name(piece)}'s poison kills {state.name(killer)}.")
+        state._log("poison", f"{state.name(piece)}'s poison kills {state.name(killer)}.", rules=("CRITS-25",))
         rules.defeat(state, killer, None)
 
 
@@ -64,7 +64,7 @@ def kill(state: CritsState, piece: int, target: int, range: int) -> None:
     # CRITS-27: destroy one of the opponent's creatures (within `range` tiles of this card).
     from bestiary.games.crits import rules
 
-    state._log("kill", f"{state.name(piece)} destroys {state.name(target)}.")
+    state._log("kill", f"{state.name(piece)} destroys {state.name(target)}.", rules=("CRITS-27",))
     rules.defeat(state, target, None)
 
 
@@ -73,7 +73,7 @@ def sacrifice(state: CritsState, piece: int, target: int, range: int) -> None:
     # CRITS-26: destroy one of your own creatures (within `range` tiles of this card).
     from bestiary.games.crits import rules
 
-    state._log("sacrifice", f"{state.name(piece)} sacrifices {state.name(target)}.")
+    state._log("sacrifice", f"{state.name(piece)} sacrifices {state.name(target)}.", rules=("CRITS-26",))
     rules.defeat(state, target, None)
 
 
@@ -83,4 +83,5 @@ def necro(state: CritsState, piece: int, target: int, tile: int) -> None:
     from bestiary.games.crits import rules
 
     rules.return_from_graveyard(state, target, tile)
-    state._log("necro", f"{state.name(piece)} raises {state.name(target)} at {state.tile_name(tile)}.")
+    state._log("necro", f"{state.name(piece)} raises {state.name(target)} at {state.tile_name(tile)}.",
+               rules=("CRITS-28",))

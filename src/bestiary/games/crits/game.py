@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 from pydantic import Field, model_validator
 
-from bestiary.core.api import JSON, Game, GameInfo, GameOptions
+from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions, normalise_action_text
 from bestiary.core.cards import CardSet
 from bestiary.core.chance import fresh_seed
 from bestiary.core.compiled import compiled
 from bestiary.core.effects import Effect
-from bestiary.core.errors import OptionError, StateFormatError
+from bestiary.core.errors import ActionParseError, OptionError, StateFormatError, UnreachableActionError
 from bestiary.core.registry import register_game
 from bestiary.games.crits import tensor, view
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
@@ -206,6 +206,33 @@ class CritsCreatures(Game):
 
     def distance(self, a: int, b: int) -> int:
         return abs(self.row(a) - self.row(b)) + abs(self.column(a) - self.column(b))
+
+    def parse_action(self, text: str) -> Action:
+        """The action `text` names; a move or an attack between two tiles of the board that no piece of this
+        game ever reaches is refused by the rule it breaks (UnreachableActionError), not as unknown text."""
+        try:
+            return super().parse_action(text)
+        except ActionParseError:
+            words = normalise_action_text(text).split()
+            if len(words) == 3 and words[0] in ("move", "attack"):
+                origin, to = (self.tile_index.get(word.upper(), -1) for word in words[1:])
+                if origin >= 0 and to >= 0 and origin != to:
+                    raise self._out_of_reach(text, words[0], origin, to) from None
+            raise
+
+    def _out_of_reach(self, text: str, verb: str, origin: int, to: int) -> UnreachableActionError:
+        dx, dy = abs(self.column(to) - self.column(origin)), abs(self.row(to) - self.row(origin))
+        if verb == "move":
+            # CRITS-6, CRITS-7: a piece moves at most its M: tiles, a diagonal step costing two
+            return UnreachableActionError(text, None, f"too far: {self.tile_names[to]} is {dx + dy} or more steps "
+                                          f"from {self.tile_names[origin]}, and no piece here moves more than "
+                                          f"M:{max(self.moves)}", ("CRITS-6", "CRITS-7"))
+        if dx and dy:  # CRITS-65: never diagonally
+            return UnreachableActionError(text, None, "no attack goes diagonally: a melee attack is at an "
+                                          "orthogonally adjacent enemy", ("CRITS-65",))
+        # CRITS-51: a ranged attack runs along a row or column, at most its range
+        return UnreachableActionError(text, None, f"out of range: {dx + dy} tiles along the line, and no piece "
+                                      f"here reaches more than {max(self.reach)}", ("CRITS-51", "CRITS-65"))
 
     def ray(self, tile: int, direction: int, steps: int) -> list[int]:
         """Tiles in a straight orthogonal line from `tile` (not included), nearest first."""

@@ -61,7 +61,7 @@ def place(state: CritsState, tile: int) -> None:
     # P1 places all of theirs, then P2.
     piece = next_to_place(state)
     state.put(piece, tile)
-    state._log("place", f"{state.name(piece)} is placed on {state.game.tile_names[tile]}.")
+    state._log("place", f"{state.name(piece)} is placed on {state.game.tile_names[tile]}.", rules=("CRITS-44",))
     if next_to_place(state) >= 0:
         return
     if state.player == 0:
@@ -196,7 +196,8 @@ def pick_up(state: CritsState, creature: int, tile: int) -> None:
             state.holder[item] = creature
             state.held[creature] = item
             state.side[item] = state.side[creature]
-            state._log("pick-up", f"{state.name(creature)} picks up {state.card_name(item)}.")
+            state._log("pick-up", f"{state.name(creature)} picks up {state.card_name(item)}.",
+                       rules=("CRITS-36", "CRITS-34"))
             return
 
 
@@ -208,7 +209,8 @@ def take_crown(state: CritsState, creature: int, tile: int) -> None:
             and game.royal[state.card[creature]]:
         state.crown[player] = -1
         state.king[player] = creature
-        state._log("crown", f"{state.name(creature)} takes the crown and is {seat(player)}'s King.")
+        state._log("crown", f"{state.name(creature)} takes the crown and is {seat(player)}'s King.",
+                   rules=("CRITS-4",))
 
 
 def drop_crown(state: CritsState, player: int, tile: int) -> None:
@@ -216,7 +218,7 @@ def drop_crown(state: CritsState, player: int, tile: int) -> None:
     king = state.king[player]
     state.king[player] = -1
     state.crown[player] = tile
-    state._log("crown", f"{state.name(king)} drops the crown on {state.game.tile_names[tile]}.")
+    state._log("crown", f"{state.name(king)} drops the crown on {state.game.tile_names[tile]}.", rules=("CRITS-40",))
 
 
 def crown_drop_tiles(state: CritsState, player: int) -> list[int]:
@@ -281,10 +283,14 @@ def declare_attack(state: CritsState, combats: list[list[int]]) -> None:
     # CRITS-5, CRITS-55: one attack a turn; the move phase is over once it is declared.
     state.attacked = True
     state.combats = combats
+    attackers = {combat[0] for combat in combats}
+    # CRITS-63: two attackers are a pincer; CRITS-62: one attacker with several targets splits its dice
+    kind = ("CRITS-63",) if len(attackers) > 1 else ("CRITS-62",) if len(combats) > 1 else ()
     for attacker, target, dice, _ in combats:
+        reach = ("CRITS-51",) if state.game.reach[state.card[attacker]] > 1 else ("CRITS-65",)
         state._log("attack", f"{state.name(attacker)} attacks {state.name(target)} with "
-                   f"{dice} {'die' if dice == 1 else 'dice'}.", attacker=attacker, target=target,
-                   player=state.side[attacker], card=state.piece_id(attacker))
+                   f"{dice} {'die' if dice == 1 else 'dice'}.", rules=("CRITS-55", *kind, *reach),
+                   attacker=attacker, target=target, player=state.side[attacker], card=state.piece_id(attacker))
     open_response_window(state)
 
 
@@ -320,7 +326,7 @@ def roll_die(state: CritsState, sides: int, value: int) -> None:
     state.rolled.append(value)
     if sides == 20 and value == 20:
         state.todo.append(10)
-        state._log("natural-20", "A natural 20: one more d10.")
+        state._log("natural-20", "A natural 20: one more d10.", rules=("CRITS-47",))
     if state.todo:
         return
     if state.stage == 0:
@@ -335,15 +341,15 @@ def finish_attack_roll(state: CritsState) -> None:
     total = sum(state.rolled) + item_bonus(state, attacker, attack=True)
     state.attack_total = total
     state._log("roll", f"{state.name(attacker)} rolls {describe_roll(state.rolled)} = {total} to attack.",
-               total=total)
+               rules=("CRITS-8", "CRITS-59"), total=total)
     if game.kind[state.card[target]] == "item":
         # CRITS-32: an attack roll at or above the item's Def # destroys it; lower does nothing.
         threshold = game.cards[state.card[target]].item_def
         if total >= threshold:
-            state._log("destroy", f"{state.card_name(target)} (Def {threshold}) is destroyed.")
+            state._log("destroy", f"{state.card_name(target)} (Def {threshold}) is destroyed.", rules=("CRITS-32",))
             remove(state, target, GONE)
         else:
-            state._log("hold", f"{state.card_name(target)} (Def {threshold}) takes no damage.")
+            state._log("hold", f"{state.card_name(target)} (Def {threshold}) takes no damage.", rules=("CRITS-32",))
         next_combat(state)
         return
     state.stage = 1
@@ -356,16 +362,18 @@ def finish_defence_roll(state: CritsState) -> None:
     bonus, notes = block_bonus(state, attacker, target)
     total = sum(state.rolled) + bonus
     state._log("roll", f"{state.name(target)} rolls {describe_roll(state.rolled)}{notes} = {total} to block.",
-               total=total)
+               rules=("CRITS-9", "CRITS-59"), total=total)
     if state.attack_total > total:
         # CRITS-10: a higher attack defeats the defender.
         state._log("defeat", f"{state.attack_total} beats {total}: {state.name(target)} is defeated.",
-                   player=state.side[attacker], owner=state.side[target], cards=[state.piece_id(target)])
+                   rules=("CRITS-10",), player=state.side[attacker], owner=state.side[target],
+                   cards=[state.piece_id(target)])
         defeat(state, target, attacker)
         next_combat(state)
         return
     # CRITS-64: a tie goes to the defender; CRITS-11, CRITS-12: it may counter-attack once per turn.
-    state._log("hold", f"{total} holds against {state.attack_total}: {state.name(target)} stands.")
+    state._log("hold", f"{total} holds against {state.attack_total}: {state.name(target)} stands.",
+               rules=("CRITS-11", "CRITS-64"))
     if not is_counter and not state.counter_used and can_counter(state, target, attacker):
         state.phase = COUNTER
         state.actor = state.side[target]
@@ -385,7 +393,8 @@ def counter_attack(state: CritsState) -> None:
     # CRITS-11: the defender attacks with its full attack dice; the attacker blocks with its full defence.
     attacker, target = state.current[0], state.current[1]
     state.counter_used = True
-    state._log("counter", f"{state.name(target)} counter-attacks {state.name(attacker)}.")
+    state._log("counter", f"{state.name(target)} counter-attacks {state.name(attacker)}.",
+               rules=("CRITS-11", "CRITS-12"))
     dice = len(state.game.attack_dice[state.card[target]])
     state.combats.insert(0, [target, attacker, dice, 1])
     next_combat(state)
@@ -447,14 +456,15 @@ def defeat(state: CritsState, piece: int, killer: int | None) -> None:
         state.holder[item] = -1
         state.where[item] = DROPPED
         state.pos[item] = tile
-        state._log("drop", f"{state.card_name(item)} drops on {game.tile_names[tile]}.")
+        state._log("drop", f"{state.card_name(item)} drops on {game.tile_names[tile]}.", rules=("CRITS-36",))
     if state.king[player] == piece:
         # CRITS-2, CRITS-3: the King is dethroned; its crown falls on its tile.
         state.king[player] = -1
         state.crown[player] = tile
         if player == state.player:
             state.king_fell_this_turn = True
-        state._log("crown", f"{seat(player)}'s King has fallen; the crown lies on {game.tile_names[tile]}.")
+        state._log("crown", f"{seat(player)}'s King has fallen; the crown lies on {game.tile_names[tile]}.",
+                   rules=("CRITS-2", "CRITS-3"))
     # CRITS-17: a dead Titan leaves the game; CRITS-21: a dead creature goes to its owner's graveyard.
     remove(state, piece, GONE if game.kind[state.card[piece]] == "titan" else GRAVEYARD)
     poison = game.effects[state.card[piece]].get("poison")
@@ -573,7 +583,8 @@ def end_turn(state: CritsState) -> None:
         state.kingless[player] += 1
         left = KINGLESS_TURNS_TO_LOSE - state.kingless[player]
         if left <= 0:
-            finish(state, 1 - player, f"{seat(player)} has had no King for {KINGLESS_TURNS_TO_LOSE} turns")
+            finish(state, 1 - player, f"{seat(player)} has had no King for {KINGLESS_TURNS_TO_LOSE} turns",
+                   ("CRITS-41", "CRITS-60"))
             return
         state._log_later(events.kingless, player, left)
     elif state.king[player] < 0:
@@ -583,7 +594,7 @@ def end_turn(state: CritsState) -> None:
     state.turn += 1
     # CRITS-66: the turn limit ends the game in a draw.
     if state.turn >= state.game.options.turn_limit:
-        finish(state, DRAW, f"the turn limit of {state.game.options.turn_limit} turns is reached")
+        finish(state, DRAW, f"the turn limit of {state.game.options.turn_limit} turns is reached", ("CRITS-66",))
         return
     start_turn(state, 1 - player)
 
@@ -603,7 +614,7 @@ def expire_split_seconds(state: CritsState, player: int) -> None:
         if lasts[piece] > 0 and state.side[piece] == player and state.where[piece] == BOARD:
             lasts[piece] -= 1
             if lasts[piece] == 0:
-                state._log("expire", f"{state.name(piece)}'s time is up: it leaves the game.")
+                state._log("expire", f"{state.name(piece)}'s time is up: it leaves the game.", rules=("CRITS-46",))
                 defeat(state, piece, None)
                 remove_from_graveyard(state, piece)
 
@@ -613,9 +624,9 @@ def remove_from_graveyard(state: CritsState, piece: int) -> None:
         state.where[piece] = GONE
 
 
-def finish(state: CritsState, winner: int, reason: str) -> None:
+def finish(state: CritsState, winner: int, reason: str, rules: tuple[str, ...]) -> None:
     state.phase = OVER
     state.winner = winner
     state.reason = reason
     text = "The game is a draw" if winner == DRAW else f"{seat(winner)} wins"
-    state._log("over", f"{text}: {reason}.", winner=winner)
+    state._log("over", f"{text}: {reason}.", rules=rules, winner=winner)

@@ -26,6 +26,20 @@ if TYPE_CHECKING:
     from bestiary.games.crits.game import CritsCreatures
 
 SIDE = 16
+# The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
+PHASE_RULES = {rules.PLACE: ("CRITS-44",), rules.FIRST_ROLL: ("CRITS-45",), rules.TURN: ("CRITS-5",),
+               rules.AIM: ("CRITS-62",), rules.TARGET: ("CRITS-52",), rules.RAISE: ("CRITS-28",),
+               rules.RESPOND: ("CRITS-52",), rules.ROLL: ("CRITS-8", "CRITS-59"), rules.COUNTER: ("CRITS-11",),
+               rules.OVER: ("CRITS-2", "CRITS-60")}
+# The rule of each kind of action, named when it is refused out of its phase.
+ACTION_RULES: dict[type, tuple[str, ...]] = {
+    Move: ("CRITS-6",), Attack: ("CRITS-55", "CRITS-65"), Pincer: ("CRITS-63",), Split: ("CRITS-62",),
+    Aim: ("CRITS-62",), Use: ("CRITS-52",), Deploy: ("CRITS-23", "CRITS-46"), Raise: ("CRITS-28",),
+    DropCrown: ("CRITS-40",)}
+WORD_RULES = {"end turn": ("CRITS-5",), "counter": ("CRITS-11",), "no counter": ("CRITS-11",),
+              "pass": ("CRITS-52",)}
+# The rule of each activated effect a piece may use (CRITS-26 to CRITS-28).
+EFFECT_RULES = {"kill": ("CRITS-27",), "sacrifice": ("CRITS-26",), "necro": ("CRITS-28",)}
 
 
 class CritsState(State):
@@ -92,13 +106,15 @@ class CritsState(State):
             king = base + 1 + army.king
             state.king[player] = king  # CRITS-38, CRITS-43
             state.place_army(player, king)
-            state._log("army", f"{rules.seat(player)} brings {army.name}; King: {game.cards[state.card[king]].name}.")
+            state._log("army", f"{rules.seat(player)} brings {army.name}; King: {game.cards[state.card[king]].name}.",
+                       rules=("CRITS-42", "CRITS-38", "CRITS-44"))
             held_back = [p for p in range(base, base + SIDE) if state.where[p] == RESERVE]
             if held_back:
                 state._log("reserve", f"{rules.seat(player)} holds {len(held_back)} Split Second card(s) off the "
-                           "board.")
+                           "board.", rules=("CRITS-23", "CRITS-46"))
                 state._log("reserve", f"{rules.seat(player)} holds off the board: "
-                           + ", ".join(state.card_name(p) for p in held_back) + ".", audience=(player,))
+                           + ", ".join(state.card_name(p) for p in held_back) + ".", audience=(player,),
+                           rules=("CRITS-23", "CRITS-46"))
         if game.options.placement == "manual":
             state.phase = rules.PLACE
             state.player = 0
@@ -359,42 +375,51 @@ class CritsState(State):
         out.append(game.words["end turn"])
         return out
 
-    def _illegal_reason(self, action: Action, player: int) -> str:
+    def _illegal_reason(self, action: Action, player: int) -> tuple[str, tuple[str, ...]]:
         if isinstance(action, Move) and self.phase == rules.TURN:
             return self._why_no_move(action, player)
         if self.phase == rules.RESPOND:
             return ("an attack is declared and waits for your answer (CRITS-52): use an effect, deploy a Split "
-                    "Second card, or pass")
+                    "Second card, or pass"), ("CRITS-52",)
         if self.phase == rules.COUNTER:
-            return "your piece held (CRITS-11): 'counter' or 'no counter'"
+            return "your piece held (CRITS-11): 'counter' or 'no counter'", ("CRITS-11",)
+        if isinstance(action, Attack | Split | Pincer) and self.phase == rules.TURN and self.attacked:
+            return "you have already attacked this turn (one attack a turn)", ("CRITS-55",)
         if isinstance(action, Attack) and self.phase == rules.TURN:
             return ("no such attack: one attack a turn, at an orthogonally adjacent enemy (or along a clear row "
-                    "or column for a ranged piece), never diagonally")
-        return super()._illegal_reason(action, player)
+                    "or column for a ranged piece), never diagonally"), ("CRITS-65", "CRITS-51")
+        reason, _ = super()._illegal_reason(action, player)
+        kind = ACTION_RULES.get(type(action), ()) or WORD_RULES.get(getattr(action, "text", ""), ())
+        return reason, self._turn_rules() + kind
 
-    def _why_no_move(self, action: Move, player: int) -> str:
+    def _turn_rules(self) -> tuple[str, ...]:
+        return PHASE_RULES[self.phase]
+
+    def _why_no_move(self, action: Move, player: int) -> tuple[str, tuple[str, ...]]:
         """Why `move FROM TO` is refused, in the rule book's terms (CRITS-5, CRITS-6, CRITS-7, CRITS-56)."""
         game = self.game
         origin, to = game.tile_index.get(action.origin, -1), game.tile_index.get(action.to, -1)
         piece = self.board[origin] if origin >= 0 else -1
         if piece < 0 or self.side[piece] != player:
-            return f"no piece of yours stands on {action.origin}"
+            return f"no piece of yours stands on {action.origin}", ("CRITS-6",)
         name, card = self.name(piece), self.card[piece]
-        if game.kind[card] == "item" or not game.moves[card]:
-            return f"{name} does not move (no M:)"
+        if game.kind[card] == "item":
+            return f"{name} does not move (items stay where they are placed)", ("CRITS-31",)
+        if not game.moves[card]:
+            return f"{name} does not move (no M:)", ("CRITS-6",)
         if self.moved >> piece & 1:
-            return f"{name} has already moved this turn (each piece moves once a turn)"
+            return f"{name} has already moved this turn (each piece moves once a turn)", ("CRITS-56",)
         if self.moves_made >= rules.MOVES_PER_TURN and not rules.is_swift(self, piece):
-            return f"{rules.MOVES_PER_TURN} pieces have moved this turn, the most a turn allows"
+            return f"{rules.MOVES_PER_TURN} pieces have moved this turn, the most a turn allows", ("CRITS-56",)
         if to < 0 or self.board[to] >= 0:
-            return f"{action.to} is not free"
+            return f"{action.to} is not free", ("CRITS-6",)
         own, occupied = self.occupancy[player], self.occupancy[0] | self.occupancy[1]
         passable = game.all_tiles & ~occupied | (0 if game.options.allies_block else own)
         cost = rules.path_cost(self, origin, to, passable)
         if cost is None:
-            return f"no way to {action.to}: pieces block every path (no passing through pieces)"
+            return f"no way to {action.to}: pieces block every path (no passing through pieces)", ("CRITS-6",)
         return (f"too far: M:{game.moves[card]}, and {action.to} costs {cost} (a diagonal step costs 2, "
-                "an orthogonal one 1)")
+                "an orthogonal one 1)"), ("CRITS-6", "CRITS-7")
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         phase = self.phase
@@ -478,7 +503,8 @@ class CritsState(State):
         effect = self.game.activated[self.card[source]]
         assert effect is not None
         self._log("use", f"{self.name(piece)} uses {effect.keyword.capitalize()}"
-                  + (f" ({self.card_name(source)})." if held else "."))
+                  + (f" ({self.card_name(source)})." if held else "."),
+                  rules=("CRITS-52", *EFFECT_RULES.get(effect.keyword, ())))
         self.phase = rules.RAISE if effect.keyword == "necro" else rules.TARGET
 
     def _word(self, word: str, player: int) -> None:
@@ -487,7 +513,7 @@ class CritsState(State):
         elif word == "counter":
             rules.counter_attack(self)
         elif word == "no counter":
-            self._log("counter", f"{rules.seat(player)} does not counter-attack.")
+            self._log("counter", f"{rules.seat(player)} does not counter-attack.", rules=("CRITS-11",))
             rules.next_combat(self)
         elif word == "pass":
             rules.next_combat(self)
