@@ -4,6 +4,8 @@ desktop's and a phone's size. Screenshots go to artifacts/server/ for people to 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.server import test_browser
@@ -84,7 +86,7 @@ def test_the_rules_page_opens_on_the_rule_its_address_names(browser: playwright_
     assert "Roll the attack die" in page.inner_text("article[data-rule='CUBE-39']")  # in plain words, and the book's
     page.click("article[data-rule='CUBE-1'] a.rule-link[data-rule='CUBE-9']")  # a reading's link to another rule
     page.wait_for_selector("article.rule-focus[data-rule='CUBE-9']")
-    shot(page, "rules-page-phone")
+    page.screenshot(path=str(ARTIFACTS / "rules-page-phone.png"))  # the window: the whole book is very long
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     assert errors == []
     page.context.close()
@@ -148,5 +150,31 @@ def test_a_first_game_is_learned_by_clicks_alone(browser: playwright_api.Browser
         page.wait_for_url("**/room.html?code=*")
         page.wait_for_selector("#seats li.me")
         assert "Computer (easy)" in page.inner_text("#seats")
+    assert errors == []
+    page.context.close()
+
+
+def test_a_refused_move_names_its_rule_and_the_link_opens_it(browser: playwright_api.Browser, base_url: str) -> None:
+    page, errors = new_page(browser, "desktop")
+    page.goto(f"{base_url}/learn/cube-creatures")
+    page.wait_for_selector("#do-suggestion")
+
+    def stale_click(route: playwright_api.Route) -> None:
+        """The move sent is one the rules forbid now, as a click on a table that moved on would be."""
+        body = route.request.post_data_json
+        route.continue_(post_data=json.dumps({**body, "move": "end turn"}))
+
+    page.route("**/api/learn/**", stale_click)
+    page.click("#do-suggestion")
+    link = page.locator("#error a.rule-link").first
+    link.wait_for()
+    rule = str(link.get_attribute("data-rule"))
+    assert rule.startswith("CUBE-") and "Not allowed" in page.inner_text("#error")
+    assert "null" not in page.inner_text("#error")
+    link.click()
+    page.wait_for_selector(f"#rules-panel article.rule-focus[data-rule='{rule}']")
+    assert rule_in_view(page, rule)
+    page.screenshot(path=str(ARTIFACTS / "learn-refusal-desktop.png"))
+    assert page.get_attribute("#board", "data-version") == "0"  # nothing was played
     assert errors == []
     page.context.close()

@@ -53,16 +53,32 @@ export function linkified(text) {
 export function showRefusal(box, message, rules = []) {
   const named = ruleIdsIn(message);
   const more = rules.filter((id) => !named.includes(id));
-  box.replaceChildren(...linkified(message), more.length ? " " : null, ruleLinks(more));
+  box.replaceChildren(...linkified(message), ...(more.length ? [" ", ruleLinks(more)] : []));
   box.hidden = false;
+}
+
+// The rule book's light markdown (`code`, **bold**, *italic*) as elements, rule ids as links.
+const MARKUP = /`([^`]+)`|\*\*([^*]+)\*\*|\*([^*]+)\*/g;
+function formatted(text) {
+  const parts = [];
+  let last = 0;
+  for (const match of String(text).matchAll(MARKUP)) {
+    parts.push(...linkified(text.slice(last, match.index)));
+    if (match[1] !== undefined) parts.push(el("code", {}, match[1]));
+    else if (match[2] !== undefined) parts.push(el("strong", {}, ...linkified(match[2])));
+    else parts.push(el("em", {}, ...linkified(match[3])));
+    last = match.index + match[0].length;
+  }
+  parts.push(...linkified(text.slice(last)));
+  return parts;
 }
 
 function ruleArticle(rule, words) {
   return el("article", { class: "rule", id: `rule-${rule.id}`, "data-rule": rule.id, tabindex: "-1" },
     el("div", { class: "rule-id" }, rule.id),
     words ? el("p", { class: "rule-words" }, words) : null,
-    rule.text ? el("p", { class: "rule-text" }, el("span", { class: "rule-label" }, "The rule book: "), `“${rule.text}”`) : null,
-    rule.reading ? el("p", { class: "rule-reading" }, el("span", { class: "rule-label" }, "In Bestiary: "), ...linkified(rule.reading)) : null);
+    rule.text ? el("p", { class: "rule-text" }, el("span", { class: "rule-label" }, "The rule book: "), "“", ...formatted(rule.text), "”") : null,
+    rule.reading ? el("p", { class: "rule-reading" }, el("span", { class: "rule-label" }, "In Bestiary: "), ...formatted(rule.reading)) : null);
 }
 
 function filter(query) {
