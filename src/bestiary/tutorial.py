@@ -54,6 +54,11 @@ class Teaching:
     lessons: Mapping[str, str]  # rule id -> plain words
     moves: Mapping[str, str]  # the first words of a move's text -> what that move does
 
+    @property
+    def has_tutorial(self) -> bool:
+        """Whether the game has a guided first game (a game without a teaching.toml has only computer levels)."""
+        return bool(self.welcome)
+
     def computer_level(self, agent: str) -> str | None:
         """"easy", "medium" or "hard" for the agent of that level, else None."""
         return next((level for level, spec in self.computers.items() if spec == agent), None)
@@ -83,11 +88,21 @@ def _text(table: Mapping[str, Any], key: str, fail: Any) -> str:
     return " ".join(value.split())
 
 
+def default_computers(game: str) -> dict[str, str]:
+    """Levels for a game that names none: no search, its heuristic, and the strongest search for its kind of
+    information (docs/agents.md)."""
+    search = "mcts" if game_class(game).info.information == "perfect" else "ismcts"
+    return {"easy": "random", "medium": "heuristic", "hard": f"{search}:hard"}
+
+
 @cache
 def teaching_of(game: str) -> Teaching:
     """The game's teaching data, checked: lessons name rules of its rules document, computers are agents, the
-    tutorial deal loads."""
+    tutorial deal loads. A game without a teaching.toml gets the default computer levels and no tutorial."""
     path = teaching_path(game)
+    if not path.exists():
+        cls = game_class(game)
+        return Teaching(game, "", min(cls.info.player_counts), 0, {}, default_computers(game), {}, {})
 
     def fail(message: str, line: int | None = None) -> TeachingFileError:
         return TeachingFileError(str(path), message, line=line)
@@ -112,7 +127,7 @@ def teaching_of(game: str) -> Teaching:
             make_agent(spec)
         except BestiaryError as error:
             raise fail(f"[computers] {level}: {error}") from None
-    rules = rule_index(game_class(game).info.rules_doc)
+    rules = rule_index(game_class(game).info.rules_doc) if data.get("lessons") else {}
     lessons = {rule: _text(data.get("lessons", {}), rule, fail) for rule in data.get("lessons", {})}
     strangers = [rule for rule in lessons if rule not in rules]
     if strangers:
@@ -160,6 +175,8 @@ class Tutorial:
 
     def __post_init__(self) -> None:
         self.teaching = teaching_of(self.game_name)
+        if not self.teaching.has_tutorial:
+            raise BestiaryError(f"{self.game_name} has no guided first game yet")
         self.game = load_game(self.game_name, players=self.teaching.players, **self.teaching.options)
         self.rules: dict[str, Rule] = rule_index(self.game.info.rules_doc)
         self.state = self.game.new_initial_state(seed=self.teaching.seed)

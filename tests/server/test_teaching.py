@@ -86,3 +86,13 @@ def test_the_rules_and_learn_pages_are_served(client: TestClient) -> None:
     for path, script in (("/rules/cube-creatures", "/js/rulespage.js"), ("/learn/crits-creatures", "/js/learn.js")):
         page = client.get(path)
         assert page.status_code == 200 and script in page.text
+
+
+def test_a_game_without_teaching_data_still_offers_computer_levels_and_says_what_it_lacks(client: TestClient) -> None:
+    # the server tests' own game has neither a rules document nor a teaching.toml
+    teaching = client.get("/api/games/secret-duel/teaching").json()
+    assert teaching["computers"] == {"easy": "random", "medium": "heuristic", "hard": "ismcts:hard"}
+    assert teaching["lessons"] == {}
+    for answer, lacks in ((client.get("/api/games/secret-duel/rules"), "no rules document"),
+                          (client.post("/api/learn/secret-duel", json={}), "no guided first game")):
+        assert answer.status_code == 404 and lacks in answer.json()["message"]

@@ -55,7 +55,10 @@ async def game_rules(game: str) -> Any:
     """Every rule of the game's rule book, in the book's order: its id, section, text and Bestiary's reading."""
     if game not in list_games():
         return not_found(game)
-    return [rule.to_dict() for rule in rules_of(game_class(game).info.rules_doc)]
+    try:
+        return [rule.to_dict() for rule in rules_of(game_class(game).info.rules_doc)]
+    except BestiaryError:
+        return JSONResponse({"error": "not-found", "message": f"{game} has no rules document"}, status_code=404)
 
 
 @router.get("/api/games/{game}/teaching", response_model=TeachingView, responses={404: {}})
@@ -81,6 +84,9 @@ async def learn(game: str, request: LearnRequest) -> Any:
 
 
 def _learn(game: str, request: LearnRequest) -> Any:
+    if not teaching_of(game).has_tutorial:
+        return JSONResponse({"error": "not-found", "message": f"{game} has no guided first game yet"},
+                            status_code=404)
     try:
         tutorial = Tutorial.replayed(game, request.moves)
     except BestiaryError as error:
