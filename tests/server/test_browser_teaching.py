@@ -131,6 +131,7 @@ def test_a_first_game_is_learned_by_clicks_alone(browser: playwright_api.Browser
             page.click("#why")
             page.wait_for_selector("#why-box")
             assert "The suggested move" in page.inner_text("#why-box")
+            page.locator("#coach").screenshot(path=str(ARTIFACTS / f"learn-{game}-why-{size}.png"))
         version = page.get_attribute("#board", "data-version")
         page.click("#do-suggestion")
         page.wait_for_function("v => document.getElementById('board').dataset.version !== v", arg=version)
