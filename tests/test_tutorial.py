@@ -117,7 +117,9 @@ def test_a_broken_teaching_file_is_refused_naming_the_file_and_the_problem(tmp_p
     for change, message in [(("CUBE-1 =", "CUBE-999 ="), "CUBE-999"),
                             (('easy = "random"', 'easy = "wizard"'), "no agent named 'wizard'"),
                             (("win_at = 2", "win_at = 0"), "win_at"),
-                            (("[moves]", "[mooves]"), "unknown tables: mooves")]:
+                            (("[moves]", "[mooves]"), "unknown tables: mooves"),
+                            (('more_options = ["response_windows"]', 'more_options = ["colour"]'),
+                             "none named colour")]:
         broken.write_text(good.replace(*change), encoding="utf-8")
         teaching_of.cache_clear()
         with pytest.raises(TeachingFileError, match=re.escape(str(broken))) as refused:

@@ -53,6 +53,7 @@ class Teaching:
     computers: Mapping[str, str]  # "easy" / "medium" / "hard" -> agent spec
     lessons: Mapping[str, str]  # rule id -> plain words
     moves: Mapping[str, str]  # the first words of a move's text -> what that move does
+    more_options: tuple[str, ...] = ()  # options for designers and experienced players, folded away in the lobby
 
     @property
     def has_tutorial(self) -> bool:
@@ -108,7 +109,7 @@ def teaching_of(game: str) -> Teaching:
         return TeachingFileError(str(path), message, line=line)
 
     _, data = read_toml(path, fail)
-    unknown = set(data) - {"tutorial", "computers", "lessons", "moves"}
+    unknown = set(data) - {"tutorial", "computers", "lessons", "moves", "lobby"}
     if unknown:
         raise fail(f"unknown tables: {', '.join(sorted(unknown))}")
     tutorial = data.get("tutorial", {})
@@ -133,7 +134,12 @@ def teaching_of(game: str) -> Teaching:
     if strangers:
         raise fail(f"[lessons] names rules its rules document does not have: {', '.join(strangers)}")
     moves = {move: _text(data.get("moves", {}), move, fail) for move in data.get("moves", {})}
-    return Teaching(game, _text(tutorial, "welcome", fail), players, seed, options, dict(computers), lessons, moves)
+    more_options = data.get("lobby", {}).get("more_options", [])
+    strangers = [name for name in more_options if name not in game_class(game).Options.model_fields]
+    if not isinstance(more_options, list) or strangers:
+        raise fail(f"[lobby] more_options must list options of the game; it has none named {', '.join(strangers)}")
+    return Teaching(game, _text(tutorial, "welcome", fail), players, seed, options, dict(computers), lessons, moves,
+                    tuple(more_options))
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,7 @@ def test_the_lobby_learns_the_computer_levels_and_the_rules_each_option_changes(
     for option, rules in teaching["option_rules"].items():
         assert rules and set(rules) <= ids and all(rule in (fields[option].description or "") for rule in rules)
     assert set(teaching["lessons"]) <= ids
+    assert set(teaching["more_options"]) <= set(fields)
 
 
 def test_lungo_s_first_player_option_opens_its_rule(client: TestClient) -> None:

@@ -37,6 +37,7 @@ class TeachingView(BaseModel):
     computers: dict[str, str] = Field(description="the agent behind each level: easy, medium, hard")
     option_rules: dict[str, list[str]] = Field(description="the rule ids each game option changes")
     lessons: dict[str, str] = Field(description="rules in plain words for people new to the game, by rule id")
+    more_options: list[str] = Field(description="options for designers and experienced players, shown apart")
 
 
 class LearnRequest(BaseModel):
@@ -71,7 +72,7 @@ async def game_teaching(game: str) -> Any:
     teaching = teaching_of(game)
     return TeachingView(game=game, title=cls.info.title, computers=dict(teaching.computers),
                         option_rules={name: ids for name, ids in options.items() if ids},
-                        lessons=dict(teaching.lessons))
+                        lessons=dict(teaching.lessons), more_options=list(teaching.more_options))
 
 
 @router.post("/api/learn/{game}", responses={404: {}, 409: {}, 422: {}})

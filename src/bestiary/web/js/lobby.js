@@ -19,10 +19,6 @@ function currentGame() {
 
 const RULE_ID = /\s*\(([A-Z]+-\d+[a-z]?(?:,\s*[A-Z]+-\d+[a-z]?)*)\)/g;
 const ARMIES = ["grave-legion", "verdant-host"];
-// settings for designers and experienced players (reaction times, response-window modes, readings of the rule
-// book): under "More options", out of a first game's way
-const DESIGNER_OPTIONS = new Set(["reaction_mean", "reaction_spread", "response_windows", "token_grab", "counter_reach",
-  "kingless_turns", "allies_block"]);
 
 // An option's label in plain words; the rules it changes are links that open them in the rules panel.
 function describeOption(name, spec) {
@@ -77,8 +73,10 @@ function renderGame() {
   moreOptionsBox.replaceChildren();
   const properties = game.options.properties ?? {};
   const extra = Object.entries(properties).filter(([name]) => name !== "players" && name !== "cards");
-  const main = extra.filter(([name]) => !DESIGNER_OPTIONS.has(name));
-  const more = extra.filter(([name]) => DESIGNER_OPTIONS.has(name));
+  // settings for designers and experienced players (each game's teaching.toml names them): under "More options"
+  const designer = new Set(teaching?.more_options ?? []);
+  const main = extra.filter(([name]) => !designer.has(name));
+  const more = extra.filter(([name]) => designer.has(name));
   if (main.length) {
     optionsBox.append(el("fieldset", { class: "panel" }, el("legend", {}, "Options"),
       ...main.map(([name, spec]) => optionInput(name, spec))));
