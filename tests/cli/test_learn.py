@@ -23,7 +23,7 @@ def test_a_first_game_is_finished_from_the_keyboard_with_rules_told_and_why_answ
     # Enter takes the suggestion: more lines than the short game needs (what is left is not read)
     output = learn(game, ["why", "list", "2", "a move of no game", *[""] * 150])
     words = " ".join(output.split())
-    assert Tutorial(game).teaching.welcome[:40] in words
+    assert Tutorial(game).teaching.welcome[:40] in words and "You are P1; the computer" in words
     assert "★ suggested" in output and "Suggested:" in output
     assert "✎" in output  # a rule told in plain words
     assert "Not allowed:" in output  # the refused line, and the game goes on

@@ -33,11 +33,12 @@ class Lesson:
     def say(self, text: str, style: str = "") -> None:
         self.console.print(Text(text, style=style))
 
-    def explain(self, explanation: Explanation) -> None:
+    def explain(self, explanation: Explanation, reading: bool = True) -> None:
+        """A rule's plain words and the book's; with `reading`, how Bestiary plays it too (for `rule ID`)."""
         self.say(f"  {explanation.rule}: {explanation.words}", "green")
         if explanation.text and explanation.text != explanation.words:
             self.say(f"    The rule book: {explanation.text}", "dim")
-        if explanation.reading and explanation.reading != explanation.words:
+        if reading and explanation.reading and explanation.reading != explanation.words:
             self.say(f"    In Bestiary: {explanation.reading}", "dim")
 
     def news(self) -> None:
@@ -72,7 +73,7 @@ class Lesson:
         if not explanations:
             self.say("Nothing has happened yet: the rules will come as the game goes.")
         for explanation in explanations:
-            self.explain(explanation)
+            self.explain(explanation, reading=False)
         suggestion = self.tutorial.suggestion()
         if suggestion and (words := self.tutorial.teaching.move_words(suggestion)):
             self.say(f"  The suggested move, {shown(suggestion)}: {words}", "yellow")
@@ -82,6 +83,8 @@ class Lesson:
         tutorial = self.tutorial
         self.say(tutorial.game.info.title, "bold")
         self.say(tutorial.teaching.welcome)
+        others = [f"P{seat + 1}" for seat in range(tutorial.game.num_players) if seat != LEARNER]
+        self.say(f"You are P{LEARNER + 1}; the computer{'s are' if len(others) > 1 else ' is'} {', '.join(others)}.")
         self.say(HELP, "dim")
         while True:
             self.news()
