@@ -4,8 +4,11 @@ of the game's own rules document), along seeded random games of every game at ev
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bestiary.core.api import Game, State
 from bestiary.core.errors import ActionParseError, IllegalActionError, UnreachableActionError
@@ -136,3 +139,95 @@ def test_a_refusal_message_ends_with_the_rules_it_does_not_name() -> None:
     assert str(error) == "illegal action 'end turn' by P1: not now: the attack is required (CUBE-31)"
     named = IllegalActionError("end turn", 0, "the attack is required (CUBE-31)", ("CUBE-31",))
     assert str(named).count("CUBE-31") == 1
+
+
+def _first_state(game: Game, wanted: Callable[[State], bool], seeds: int = 20) -> State:
+    """The first state along seeded random games where `wanted` holds."""
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if wanted(state):
+                return state
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance_outcome(rng))
+            else:
+                player = rng.choice(state.players_to_act())
+                state.apply_action(rng.choice(state.legal_actions(player)), player)
+    raise AssertionError("no such state along the random games")
+
+
+def test_cube_ending_the_turn_while_an_attack_is_possible_names_the_required_attack() -> None:
+    # CUBE-37: the attack is required while one is possible
+    game = load_game("cube-creatures", players=2)
+    state = _first_state(game, lambda s: s.decision_kind() == "turn" and any(
+        str(a).startswith("attack") for a in s.legal_actions()))
+    error = _refused(state, "end turn", None)
+    assert error is not None and error.rules == ("CUBE-37",)
+    assert str(error).endswith("an attack is possible, and the attack is required (CUBE-37)")
+
+
+def test_a_card_not_held_is_refused_by_the_rule_of_playing_it() -> None:
+    # LUNGO-31: a card is played from your hand; CUBE-22 / CUBE-26: a creature or action card from yours
+    for name, rules in (("creatures-of-lungo", {"LUNGO-31"}), ("cube-creatures", {"CUBE-22", "CUBE-26"})):
+        game = load_game(name, players=2)
+        state = _first_state(game, lambda s: s.decision_kind() == "turn" and any(
+            str(a).startswith("play") for a in s.legal_actions()))
+        player = state.players_to_act()[0]
+        hand = {card["id"] for card in state.observation(player)["hand"]}
+        not_held = next(a for a in game.player_action_table()
+                        if str(a).startswith("play ") and getattr(a, "card", None) not in hand)
+        error = _refused(state, not_held, player)
+        assert error is not None and "is not in your hand" in error.reason
+        assert set(error.rules) <= rules and error.rules, error
+
+
+def test_critters_an_empty_deck_is_refused_by_its_rule() -> None:
+    # CRITTERS-39: an empty colour deck cannot be drawn from
+    game = load_game("critter-capture", players=2)
+    state = _first_state(game, lambda s: not s.is_chance_node() and not s.is_terminal()
+                         and any(n == 0 for n in s.observation(None)["decks"].values())
+                         and str(s.legal_actions()[0]).startswith("draw"))
+    empty = next(colour for colour, n in state.observation(None)["decks"].items() if n == 0)
+    error = _refused(state, f"draw {empty}", None)
+    assert error is not None and error.rules == ("CRITTERS-39",)
+
+
+def test_crits_a_piece_moves_once_a_turn() -> None:
+    # CRITS-56: five different pieces a turn, each once
+    game = load_game("crits-creatures", players=2)
+    state = _first_state(game, lambda s: s.decision_kind() == "turn" and any(
+        str(a).startswith("move") for a in s.legal_actions()))
+    move = next(a for a in state.legal_actions() if str(a).startswith("move"))
+    state.apply_action(move)
+    back = f"move {move.to} {move.origin}"  # type: ignore[attr-defined]
+    error = _refused(state, back, None)
+    assert error is not None and error.rules == ("CRITS-56",), error
+
+
+@settings(max_examples=12, deadline=None)
+@given(name=st.sampled_from(list_games()), seed=st.integers(0, 10_000), steps=st.integers(0, 120),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=8))
+def test_any_action_of_the_table_refused_anywhere_names_rules_of_the_game(
+        name: str, seed: int, steps: int, picks: list[int]) -> None:
+    """Property: at any state of a random game, any action of the game's table that is refused by any seat is
+    refused with at least one rule of the game's own rules document."""
+    info = game_info(name)
+    game = load_game(name, players=info.player_counts[seed % len(info.player_counts)])
+    known = rule_index(info.rules_doc)
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome(rng))
+        else:
+            player = rng.choice(state.players_to_act())
+            state.apply_action(rng.choice(state.legal_actions(player)), player)
+    table = game.player_action_table()
+    for pick in picks:
+        action, seat = table[pick % len(table)], pick % game.num_players
+        error = _refused(state, action, seat)
+        if error is not None:
+            _check_refusal(error, known, f"{name} seed {seed} after {steps} steps: {action} by P{seat + 1}")

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
+from rich.text import Text
 
 import bestiary
 from bestiary.agents import agent_names
@@ -19,11 +20,13 @@ from bestiary.cli.fitvalue import fit_value_command
 from bestiary.cli.learn import learn
 from bestiary.cli.play import HUMAN, TABLE_SPEED, Quit, TerminalTable
 from bestiary.cli.serve import serve
+from bestiary.cli.teach import find_rule, rule_in_full
 from bestiary.cli.tournament import tournament
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 from bestiary.core.record import load_record, record_of, replay, save_record
 from bestiary.core.registry import game_class
+from bestiary.core.rulebook import rule_index
 from bestiary.core.scenario import run_scenario, scenario_files
 
 app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop games.", no_args_is_help=True,
@@ -70,16 +73,29 @@ def games() -> None:
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="game name, e.g. critter-capture")]) -> None:
-    """Print a game's rules: every rule of the rule book with its id and Bestiary's reading."""
+def rules(game: Annotated[str, typer.Argument(help="game name, e.g. critter-capture")],
+          rule: Annotated[str | None, typer.Argument(help="one rule's id, e.g. CUBE-31 (or just 31)")] = None) -> None:
+    """Print a game's rules: every rule of the rule book with its id and Bestiary's reading, or one rule."""
     try:
-        info = game_class(game).info
+        loaded = game_class(game)
+        info = loaded.info
     except BestiaryError as error:
         raise fail(str(error)) from None
     path = doc_path(f"rules/{info.rules_doc}")
     if path is None:
         raise fail(f"the rules document {info.rules_doc} is not installed")
-    console.print(Markdown(path.read_text(encoding="utf-8")))
+    # Wrapped at the terminal's width (80 columns when piped), never cut: every reading is kept.
+    wrapping = Console(highlight=False, soft_wrap=False)
+    if rule is None:
+        wrapping.print(Markdown(path.read_text(encoding="utf-8")))
+        return
+    index = rule_index(info.rules_doc)
+    found = find_rule(index, rule)
+    if found is None:
+        ids = list(index)
+        raise fail(f"{game} has no rule '{rule}': its rules are {ids[0]} to {ids[-1]} "
+                   f"(`bestiary rules {game}` lists them)")
+    wrapping.print(Text(rule_in_full(found, wrapping.width)))
 
 
 @app.command()

@@ -13,9 +13,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from bestiary.agents import Agent, SeatView, make_agent, pacing
-from bestiary.core.api import Action, Game, State
+from bestiary.cli.teach import find_rule, prompt_help, rule_in_full, rule_line, rules_of_game, why_event
+from bestiary.core.api import JSON, Action, Game, State
 from bestiary.core.chance import sample_chance
-from bestiary.core.errors import ActionParseError, IllegalActionError
+from bestiary.core.errors import ActionParseError, IllegalActionError, UnreachableActionError
 
 HUMAN = "human"
 LONG_LIST = 30  # more legal actions than this are summarised rather than listed
@@ -69,6 +70,7 @@ class TerminalTable:
         self.last_human: int | None = None
         self.hidden = game.info.information == "imperfect"
         self.humans = [p for p, s in enumerate(seats) if s == HUMAN]
+        self.rules = rules_of_game(game)
 
     def say(self, text: str, style: str = "") -> None:
         """Print a message as plain text (never read as markup), optionally in a style."""
@@ -188,9 +190,11 @@ class TerminalTable:
         return self.agents[player].act(view, self.rng)
 
     def show_events(self, viewer: int | None) -> None:
+        """The log's new lines, numbered as `why N` names them."""
         events = self.state.events(viewer)
-        for event in events[self.shown_events.get(viewer, 0):]:
-            self.say(f"  · {event.text}")
+        start = self.shown_events.get(viewer, 0)
+        for number, event in enumerate(events[start:], start=start + 1):
+            self.say(f"  {number:>3} · {event.text}")
         self.shown_events[viewer] = len(events)
 
     def human_turn(self, player: int) -> Action:
@@ -214,13 +218,9 @@ class TerminalTable:
             answer = self.ask(f"P{player + 1}> ").strip()
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit
-            if answer.lower() in ("?", "h", "help"):
-                self.say("Type the number or the text of an action; 'list' shows every action, 'list WORD' those "
-                         "starting with WORD; a word that is no action (a tile such as B3, 'cards') shows what "
-                         "there is to see of it and the actions that name it; 'board' shows the table again; "
-                         "'quit' leaves the game.")
+            if self.prompt_command(answer, viewer, observation, legal):
                 continue
-            if answer.lower() == "board":
+            if answer.lower() in ("board", "table"):
                 self.panel(self.game.render(observation), f"P{player + 1} to act")
                 continue
             if answer.lower().split()[:1] == ["list"]:
@@ -229,6 +229,44 @@ class TerminalTable:
             chosen = self.read_action(answer, legal, player)
             if chosen is not None:
                 return chosen
+
+    def prompt_command(self, answer: str, viewer: int | None, observation: JSON, legal: list[Action]) -> bool:
+        """The prompt's words for learning the game: help, why, rule, card, goal. False for anything else."""
+        words = answer.split()
+        command = words[0].lower() if words else ""
+        rest = answer[len(words[0]):].strip() if words else ""
+        width = self.console.width
+        if command in ("?", "h", "help") and not rest:
+            self.say(prompt_help(self.game))
+        elif command == "why":
+            self.say(self.why(viewer, rest))
+        elif command == "rule" and rest:
+            rule = find_rule(self.rules, rest)
+            self.say(rule_in_full(rule, width) if rule is not None else f"No rule '{rest}' in this game's rule book.",
+                     "" if rule is not None else "red")
+        elif command in ("card", "goal") and (rest or command == "goal"):
+            detail = self.game.describe(observation, rest if command == "card" else "goal", [str(a) for a in legal])
+            if detail is None:
+                what = f"card '{rest}'" if command == "card" else "goal"
+                self.say(f"This game has no {what} to show.", "red")
+            else:
+                self.console.print(Text.from_markup(detail), soft_wrap=False)
+        else:
+            return False
+        return True
+
+    def why(self, viewer: int | None, which: str) -> str:
+        """The rules behind a line of the log: the last one, or line N as numbered on the screen."""
+        events = self.state.events(viewer)
+        if not events:
+            return "Nothing has happened yet."
+        if not which:
+            number = len(events)
+        elif which.isdigit() and 1 <= int(which) <= len(events):
+            number = int(which)
+        else:
+            return f"Type 'why' for the last line, or 'why N' for line N (1 to {len(events)})."
+        return why_event(number, events[number - 1], self.rules, self.console.width)
 
     def show_actions(self, legal: list[Action], prefix: str, everything: bool = False,
                      only: Sequence[Action] | None = None) -> None:
@@ -263,14 +301,26 @@ class TerminalTable:
             return None
         try:
             action = self.state.parse_action(answer)
+        except UnreachableActionError as error:  # a real move of the game, out of every piece's reach
+            self.refused(answer, error)
+            return None
         except ActionParseError:
             self.say(f"'{answer}' is not an action of this game. Choose a number or type one of the actions "
                      "listed.", "red")
             return None
         if action not in legal:
-            self.say(f"'{shown(action)}' is refused: {self.refusal(action, player)}.", "red")
+            self.refused(shown(action), self.refusal(action, player))
             return None
         return action
+
+    def refused(self, text: str, error: IllegalActionError) -> None:
+        """A refusal with the rules that forbid the action, each in a line ('rule ID' tells it in full)."""
+        self.say(f"'{text}' is refused: {COPY_ID.sub('', error.reason)}.", "red")
+        for rule_id in error.rules:
+            rule = self.rules.get(rule_id)
+            self.say(f"  {rule_line(rule) if rule is not None else rule_id}", "red")
+        if error.rules:
+            self.say(f"  ('rule {error.rules[0]}' tells the rule in full)")
 
     def look(self, word: str, legal: list[Action], player: int) -> bool:
         """A word that is no action (a tile, a piece, 'cards'): what the game shows of it, or else the legal
@@ -288,11 +338,11 @@ class TerminalTable:
             self.show_actions(legal, "", everything=True, only=naming)
         return bool(naming)
 
-    def refusal(self, action: Action, player: int) -> str:
-        """The engine's own reason for refusing `action`, found on a copy of the state."""
+    def refusal(self, action: Action, player: int) -> IllegalActionError:
+        """The engine's own refusal of `action`, with its reason and rules, found on a copy of the state."""
         trial = self.state.clone()
         try:
             trial.apply_action(action, player=player)
         except IllegalActionError as error:
-            return COPY_ID.sub("", error.reason)
-        return "not legal now"
+            return error
+        return IllegalActionError(action, player, "not legal now")

@@ -205,6 +205,11 @@ class Game(ABC):
         piece's moves marked on the board). None where the game has nothing to show for it."""
         return None
 
+    def terminal_help(self) -> str:
+        """What the terminal's `help` says of this game's own words (its cards, its board, its symbols), a few
+        lines of plain text; the commands every game shares are the terminal's own."""
+        return ""
+
     def heuristic_policy(self) -> HeuristicPolicy | None:
         """The game's own rule-of-thumb player, if it has one."""
         return None

@@ -224,7 +224,7 @@ class CritsCreatures(Game):
         dx, dy = abs(self.column(to) - self.column(origin)), abs(self.row(to) - self.row(origin))
         if verb == "move":
             # CRITS-6, CRITS-7: a piece moves at most its M: tiles, a diagonal step costing two
-            return UnreachableActionError(text, None, f"too far: {self.tile_names[to]} is {dx + dy} or more steps "
+            return UnreachableActionError(text, None, f"too far: {self.tile_names[to]} is {dx + dy} steps "
                                           f"from {self.tile_names[origin]}, and no piece here moves more than "
                                           f"M:{max(self.moves)}", ("CRITS-6", "CRITS-7"))
         if dx and dy:  # CRITS-65: never diagonally
@@ -374,6 +374,9 @@ class CritsCreatures(Game):
 
     def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
         return view.describe(observation, word, legal)
+
+    def terminal_help(self) -> str:
+        return view.TERMINAL_HELP
 
     @classmethod
     def files_named(cls, options: GameOptions) -> list[str]:

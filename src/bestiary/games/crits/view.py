@@ -17,6 +17,19 @@ PHASE_HINTS = {
 }
 
 
+# How to read a card's line (`cards`, a piece's look), with the rules behind each part.
+LEGEND = (
+    "How to read a card: 'undead, crown; M:3 (2)D6 Def:(2)D6 range 3; kill 4'\n"
+    "  undead        the creature's type; items only go to creatures of their type (CRITS-20)\n"
+    "  crown / X     crown: may be King and hold an item; X: never (CRITS-34, CRITS-39)\n"
+    "  M:3           moves up to 3 tiles a turn; a diagonal step costs 2 (CRITS-6, CRITS-7)\n"
+    "  (2)D6         attacks by rolling two six-sided dice and adding them (CRITS-8)\n"
+    "  Def:(2)D6     blocks by rolling two six-sided dice; the attack must roll higher (CRITS-9, CRITS-10)\n"
+    "  range 3       attacks along its row or column up to 3 tiles, nothing in between (CRITS-51)\n"
+    "  kill 4        an effect (kill, sacrifice, necro...) and its range in tiles (CRITS-24 to CRITS-28)\n"
+    "  item, Def 10  an item on the board: an attack roll of 10 or more destroys it (CRITS-32)")
+
+
 def column_name(column: int) -> str:
     return chr(ord("A") + column)
 
@@ -136,12 +149,24 @@ def cards_text(observation: JSON) -> str:
     return "\n".join(lines)
 
 
+def card_words(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+
 def describe(observation: JSON, word: str, legal: list[str]) -> str | None:
-    """What the terminal shows for `cards` (every card), or for a tile or a piece's label (B3, GH1): the piece
-    there with its card, and the board with its legal moves (+) and attacks (x) marked."""
+    """What the terminal shows for `cards` (every card) or `legend`, for a card's name (every piece of that
+    card), or for a tile or a piece's label (B3, GH1): the piece there with its card, and the board with its
+    legal moves (+) and attacks (x) marked."""
     o = observation
     if word.lower() == "cards":
-        return cards_text(o)
+        return cards_text(o) + "\n" + escape(LEGEND)
+    if word.lower() == "legend":
+        return escape(LEGEND)
+    named = [p for p in o["pieces"] if card_words(word) in (card_words(p["id"]), card_words(p["name"]))]
+    if named:
+        pieces = {p["piece"]: p for p in o["pieces"]}
+        labels = piece_labels(o["pieces"])
+        return "\n".join([*(piece_line(p, o["kings"], pieces, labels) for p in named), escape(LEGEND)])
     pieces = {p["piece"]: p for p in o["pieces"]}
     labels = piece_labels(o["pieces"])
     by_label = {label: piece for piece, label in labels.items()}
@@ -260,3 +285,13 @@ def render(observation: JSON) -> str:
         result = "a draw" if o["winner"] is None else f"P{o['winner'] + 1} wins"
         lines.append(f"[bold]Game over: {result}[/bold] ({escape(o['reason'])}).")
     return "\n".join(lines)
+
+
+TERMINAL_HELP = (
+    "Crit's Creatures:\n"
+    "  B3 / GK1          a tile or a piece's label: the piece, and the board with its moves (+) and attacks (x)\n"
+    "  cards             every card in play, with its label\n"
+    "  card NAME         every piece of a card (e.g. 'card ghoul')\n"
+    "  legend            how to read a card's line\n"
+    "  Labels: P1's pieces in capitals (GK1), P2's in small letters (gk1); * marks a King.\n"
+    + LEGEND)

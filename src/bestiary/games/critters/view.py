@@ -58,3 +58,40 @@ def render(observation: JSON) -> str:
         lines.append(f"Final scores by {o['final_attribute']}: "
                      + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(o["scores"])))
     return "\n".join(lines)
+
+
+def ability_text(ability: str) -> str:
+    """What a challenge ability does, in plain words with its rule (CRITTERS-14 to CRITTERS-18)."""
+    kind, _, colour = ability.rpartition(" ")
+    named = "an 'other'" if colour == "other" else f"a {colour}"
+    when = f"When this is the challenge card and the active card is {named} card"
+    if kind == "trapped by":
+        return f"{when}, this card is trapped: the active player takes it (CRITTERS-16)."
+    if kind == "capture":
+        return f"{when}, it captures the active card and its player becomes the active player (CRITTERS-17)."
+    if kind == "block":
+        return f"{when}, it blocks: its own player keeps this card (CRITTERS-18)."
+    return ability
+
+
+def card_words(text: str) -> str:
+    return " ".join(text.lower().split("#")[0].replace("-", " ").replace("_", " ").split())
+
+
+def describe(game: CritterCapture, observation: JSON, word: str) -> str | None:
+    """What the terminal shows for a card's name or id (any card of the decks: the card list is public)."""
+    wanted = card_words(word)
+    for card, c in enumerate(game.cards):
+        if wanted in (card_words(game.instance_ids[card]), card_words(c.name)):
+            view = card_view(game, card)
+            return (f"{card_line(view)}\n  {ability_text(c.ability)} Otherwise the announced value, commonness "
+                    "or size, is compared: the higher wins (CRITTERS-20 to CRITTERS-23).")
+    return None
+
+
+TERMINAL_HELP = (
+    "Critter capture:\n"
+    "  card NAME         a critter card in full, its ability explained (e.g. 'card bluegill')\n"
+    "  The active player draws a card face down and announces commonness or size before looking (CRITTERS-9);\n"
+    "  each challenger draws one; a challenge card's ability acts only when its colour matches the active\n"
+    "  card (CRITTERS-14), otherwise the announced values are compared (CRITTERS-20).")

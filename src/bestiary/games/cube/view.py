@@ -115,3 +115,46 @@ def render(observation: JSON) -> str:
     if o["winners"] is not None:
         lines.append("[bold]Winner: " + " and ".join(f"P{p + 1}" for p in o["winners"]) + "[/bold]")
     return "\n".join(lines)
+
+
+# What each type of card does, with its rule (docs/rules/cube-creatures.md).
+TYPE_TEXT = {
+    "creature": "a creature: stays on your battlefield and fights; one a turn (CUBE-5, CUBE-22). Its power can be "
+                "used once a game (CUBE-30, CUBE-32).",
+    "upgrade": "an upgrade: attached under one of your creatures, at most one weapon and one armor each "
+               "(CUBE-6, CUBE-27, CUBE-28).",
+    "action": "an action card: played in your own turn, one a turn, then discarded (CUBE-7, CUBE-26).",
+    "reaction": "a reaction card: played on anyone's turn, in answer to what it names, then discarded (CUBE-8, "
+                "CUBE-47).",
+}
+
+
+def card_in_full(card: JSON) -> str:
+    return f"{card_line(card)}\n  {TYPE_TEXT.get(card['type'], card['type'])}"
+
+
+def card_words(text: str) -> str:
+    """A card's id or name as typed: small letters, spaces for hyphens."""
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+
+def describe(faces: tuple[JSON, ...], observation: JSON, word: str) -> str | None:
+    """What the terminal shows for `cards` (the hand in full) or a card's name or id (any card of the set)."""
+    wanted = card_words(word)
+    if wanted in ("cards", "hand"):
+        hand = observation.get("hand")
+        if hand is None:
+            return None
+        return "\n".join(card_in_full(card) for card in hand) if hand else "Your hand is empty."
+    for face in faces:
+        if wanted in (card_words(face["id"]), card_words(face["name"])):
+            return card_in_full(face)
+    return None
+
+
+TERMINAL_HELP = (
+    "Cube Creatures:\n"
+    "  cards             your hand, each card in full\n"
+    "  card NAME         any card in full (e.g. 'card pixel-owl')\n"
+    "  Battlefield spots: the Guard first, then spot 2, spot 3. Only the Guard can be attacked unless a card\n"
+    "  says otherwise (CUBE-35); when it is defeated the creatures behind move up (CUBE-53).")

@@ -173,6 +173,12 @@ class CreaturesOfLungo(Game):
     def render(self, observation: JSON) -> str:
         return view.render(observation)
 
+    def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
+        return view.describe(self, observation, word)
+
+    def terminal_help(self) -> str:
+        return view.TERMINAL_HELP
+
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return tensor.tensor_shape(self)
 
