@@ -31,9 +31,10 @@ def test_a_first_game_is_finished_from_the_keyboard_with_rules_told_and_why_answ
 
 
 def test_rule_prints_one_rule_with_the_book_s_words_and_quit_stops() -> None:
-    output = learn("cube-creatures", ["rule cube-39", "rule CUBE-999", "quit"])
+    output = learn("cube-creatures", ["rule cube-39", "rule 10", "rule CUBE-999", "quit"])
     assert "CUBE-39: Roll the attack die." in output
     assert "The rule book: B. Roll the attack die." in " ".join(output.split()) and "In Bestiary: " in output
+    assert "CUBE-10: Creatures you defeat go into your victory pile." in output  # by its number alone
     assert "cube-creatures has no rule CUBE-999" in output
     assert "See you next time!" in output and "Play a real game" not in output
 

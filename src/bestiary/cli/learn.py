@@ -12,6 +12,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from bestiary.cli.play import shown
+from bestiary.cli.teach import find_rule
 from bestiary.core.errors import BestiaryError
 from bestiary.tutorial import LEARNER, Explanation, Tutorial
 
@@ -116,10 +117,12 @@ class Lesson:
         if word == "board":
             return True
         if word.startswith("rule "):
-            try:
-                self.explain(self.tutorial.explain(line.split(None, 1)[1].strip().upper()))
-            except BestiaryError as error:
-                self.say(str(error), "red")
+            wanted = line.split(None, 1)[1].strip()
+            found = find_rule(self.tutorial.rules, wanted)  # "CUBE-31", "cube-31" or "31"
+            if found is None:
+                self.say(f"{self.tutorial.game_name} has no rule {wanted}", "red")
+            else:
+                self.explain(self.tutorial.explain(found.id))
             return self.answer(self.ask("> ").strip(), legal)
         move = (self.tutorial.suggestion() or "") if not line else (
             legal[int(line) - 1] if line.isdigit() and 1 <= int(line) <= len(legal) else line)
