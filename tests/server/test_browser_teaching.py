@@ -96,6 +96,8 @@ def test_the_lobby_offers_levels_keeps_designer_settings_apart_and_opens_an_opti
         browser: playwright_api.Browser, base_url: str) -> None:
     page, errors = new_page(browser, "desktop")
     page.goto(base_url + "/")
+    page.wait_for_selector("#learn-list a.learn-game")
+    assert page.locator("#learn-list a.learn-game").count() == len(GAMES)  # every game can be learned from here
     page.select_option("#game", "creatures-of-lungo")
     levels = page.eval_on_selector("[data-seat='1']",
                                    "s => [...s.querySelectorAll(':scope > option')].map(o => o.text)")

@@ -55,6 +55,7 @@ def test_the_lobby_learns_the_computer_levels_and_the_rules_each_option_changes(
         assert rules and set(rules) <= ids and all(rule in (fields[option].description or "") for rule in rules)
     assert set(teaching["lessons"]) <= ids
     assert set(teaching["more_options"]) <= set(fields)
+    assert teaching["tutorial"] is True
 
 
 def test_lungo_s_first_player_option_opens_its_rule(client: TestClient) -> None:
@@ -93,7 +94,7 @@ def test_a_game_without_teaching_data_still_offers_computer_levels_and_says_what
     # the server tests' own game has neither a rules document nor a teaching.toml
     teaching = client.get("/api/games/secret-duel/teaching").json()
     assert teaching["computers"] == {"easy": "random", "medium": "heuristic", "hard": "ismcts:hard"}
-    assert teaching["lessons"] == {}
+    assert teaching["lessons"] == {} and teaching["tutorial"] is False
     for answer, lacks in ((client.get("/api/games/secret-duel/rules"), "no rules document"),
                           (client.post("/api/learn/secret-duel", json={}), "no guided first game")):
         assert answer.status_code == 404 and lacks in answer.json()["message"]

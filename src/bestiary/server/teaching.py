@@ -38,6 +38,7 @@ class TeachingView(BaseModel):
     option_rules: dict[str, list[str]] = Field(description="the rule ids each game option changes")
     lessons: dict[str, str] = Field(description="rules in plain words for people new to the game, by rule id")
     more_options: list[str] = Field(description="options for designers and experienced players, shown apart")
+    tutorial: bool = Field(description="whether the game has a guided first game at /learn/{game}")
 
 
 class LearnRequest(BaseModel):
@@ -72,7 +73,8 @@ async def game_teaching(game: str) -> Any:
     teaching = teaching_of(game)
     return TeachingView(game=game, title=cls.info.title, computers=dict(teaching.computers),
                         option_rules={name: ids for name, ids in options.items() if ids},
-                        lessons=dict(teaching.lessons), more_options=list(teaching.more_options))
+                        lessons=dict(teaching.lessons), more_options=list(teaching.more_options),
+                        tutorial=teaching.has_tutorial)
 
 
 @router.post("/api/learn/{game}", responses={404: {}, 409: {}, 422: {}})

@@ -200,6 +200,9 @@ async function start() {
   }
   await Promise.all(games.map(async (g) => teachings.set(g.name, await teachingOf(g.name))));
   gameSelect.replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
+  document.getElementById("learn-list").replaceChildren(...games.filter((g) => teachings.get(g.name)?.tutorial)
+    .map((g) => el("li", {}, el("a", { href: `/learn/${encodeURIComponent(g.name)}`, class: "learn-game" }, `Learn ${g.title}`),
+      " · ", el("a", { href: `/rules/${encodeURIComponent(g.name)}`, class: "muted" }, "rules"))));
   gameSelect.addEventListener("change", renderGame);
   playersSelect.addEventListener("change", () => {
     renderSeats();
