@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, StringConstraints
 from bestiary.core.errors import BestiaryError, IllegalActionError
 from bestiary.core.registry import game_class, list_games
 from bestiary.core.rulebook import rule_ids_in, rules_of
+from bestiary.server.protocol import ErrorBody
 from bestiary.tutorial import MAX_MOVES, Tutorial, teaching_of
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -52,7 +53,7 @@ def not_found(game: str) -> JSONResponse:
                                                          f"{', '.join(list_games())})"}, status_code=404)
 
 
-@router.get("/api/games/{game}/rules", response_model=list[RuleView], responses={404: {}})
+@router.get("/api/games/{game}/rules", response_model=list[RuleView], responses={404: {"model": ErrorBody}})
 async def game_rules(game: str) -> Any:
     """Every rule of the game's rule book, in the book's order: its id, section, text and Bestiary's reading."""
     if game not in list_games():
@@ -63,7 +64,7 @@ async def game_rules(game: str) -> Any:
         return JSONResponse({"error": "not-found", "message": f"{game} has no rules document"}, status_code=404)
 
 
-@router.get("/api/games/{game}/teaching", response_model=TeachingView, responses={404: {}})
+@router.get("/api/games/{game}/teaching", response_model=TeachingView, responses={404: {"model": ErrorBody}})
 async def game_teaching(game: str) -> Any:
     """The game's computer levels, the rules its options change, and its rules in plain words."""
     if game not in list_games():
@@ -77,10 +78,10 @@ async def game_teaching(game: str) -> Any:
                         tutorial=teaching.has_tutorial)
 
 
-@router.post("/api/learn/{game}", responses={404: {}, 409: {}, 422: {}})
+@router.post("/api/learn/{game}", responses={status: {"model": ErrorBody} for status in (404, 409, 422)})
 async def learn(game: str, request: LearnRequest) -> Any:
-    """The guided first game after the learner's `moves` and `move`. A refused `move` answers 409 with the
-    rules that forbid it; moves that do not replay answer 422."""
+    """The guided first game after the learner's `moves` and `move`. A refused `move` answers 409, its message
+    ending with the ids of the rules that forbid it; moves that do not replay answer 422."""
     if game not in list_games():
         return not_found(game)
     return await asyncio.to_thread(_learn, game, request)
@@ -97,14 +98,12 @@ def _learn(game: str, request: LearnRequest) -> Any:
     if request.move is not None:
         try:
             tutorial.play(request.move)
-        except IllegalActionError as error:  # the reason with the rules that forbid the move, as the engine says it
+        except IllegalActionError as error:  # the reason and the ids of the rules that forbid the move
             unnamed = [rule for rule in error.rules if rule not in error.reason]
             return JSONResponse({"error": "illegal", "message": f"Not allowed: {error.reason}"
-                                 + (f" ({', '.join(unnamed)})" if unnamed else ""),
-                                 "rules": list(error.rules)}, status_code=409)
+                                 + (f" ({', '.join(unnamed)})" if unnamed else "")}, status_code=409)
         except BestiaryError as error:
-            return JSONResponse({"error": "illegal", "message": str(error), "rules": rule_ids_in(str(error))},
-                                status_code=409)
+            return JSONResponse({"error": "illegal", "message": str(error)}, status_code=409)
     return tutorial.to_dict()
 
 

@@ -35,7 +35,7 @@ async function step(move = null) {
       body: JSON.stringify({ moves: tutorial?.moves ?? savedMoves(), move }) });
     const data = await answer.json();
     if (answer.status === 409) {
-      showRefusal(errorBox, data.message, data.rules ?? []);  // a refused move names its rules
+      showRefusal(errorBox, data.message);  // a refused move's message ends with the ids of its rules
       return;
     }
     if (!answer.ok) {
