@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bestiary.agents import agent_names
-from bestiary.server import protocol
+from bestiary.server import protocol, teaching
 from bestiary.server.broadcast import CLOSE_MOVED, Connection
 from bestiary.server.db import Store, open_database
 from bestiary.server.errors import ServerError
@@ -356,6 +356,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
                 await asyncio.wait_for(websocket.close(code=CLOSE_BEHIND), DRAIN_SECONDS)
 
+    app.include_router(teaching.router)  # the rules, computer levels and the guided first game
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
 

@@ -78,8 +78,23 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+// The agents behind this game's levels ({easy: "random", ...}), so that computer players are named for people.
+let computerLevels = {};
+
+export function setComputerLevels(computers) {
+  computerLevels = computers ?? {};
+}
+
+// "Computer (medium)" for the agent behind a level; "Computer (mcts:sims=50)" for another.
+export function computerName(agent) {
+  const level = Object.entries(computerLevels).find(([, spec]) => spec === agent)?.[0];
+  return `Computer (${level ?? agent ?? "random"})`;
+}
+
 export function seatName(room, seat) {
   const info = room.seats[seat];
+  // a computer's seat is named for its level; a seat handed to one for an away player keeps the player's name
+  if (info?.kind === "bot" && (!info.name || info.name === `${info.agent} bot`)) return `P${seat + 1} ${computerName(info.agent)}`;
   return info?.name ? `P${seat + 1} ${info.name}` : `P${seat + 1}`;
 }
 

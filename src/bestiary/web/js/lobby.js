@@ -1,13 +1,17 @@
 // The lobby: pick a game, its options and who sits where; list the rooms waiting for players.
 import { api, clearError, el, saveSeat, showError } from "/js/api.js";
+import { mountRules, ruleLink, teachingOf } from "/js/rules.js";
 
 const errorBox = document.getElementById("error");
 const gameSelect = document.getElementById("game");
 const playersSelect = document.getElementById("players");
 const seatsBox = document.getElementById("seats");
 const optionsBox = document.getElementById("options");
+const moreOptionsBox = document.getElementById("more-game-options");
 let games = [];
 let agents = [];
+let teaching = null;  // the chosen game's computer levels and option rules (js/rules.js)
+const teachings = new Map();  // every game's, read once at the start so that choosing a game redraws at once
 
 function currentGame() {
   return games.find((g) => g.name === gameSelect.value);
@@ -16,11 +20,12 @@ function currentGame() {
 const RULE_ID = /\s*\(([A-Z]+-\d+[a-z]?(?:,\s*[A-Z]+-\d+[a-z]?)*)\)/g;
 const ARMIES = ["grave-legion", "verdant-host"];
 
-// An option's label in plain words; its rule ids go into the help text (shown on hover and below the control).
+// An option's label in plain words; the rules it changes are links that open them in the rules panel.
 function describeOption(name, spec) {
   const text = spec.description || name.replaceAll("_", " ");
-  const rules = [...text.matchAll(RULE_ID)].map((m) => m[1]);
-  return { label: text.replace(RULE_ID, ""), help: rules.length ? `Rule ${rules.join(", ")} in the rule book notes.` : null };
+  const rules = teaching?.option_rules?.[name] ?? [];
+  const help = rules.length ? el("small", { class: "help" }, "Rule ", ...rules.flatMap((id, i) => [i ? ", " : null, ruleLink(id)]), " in the rule book") : null;
+  return { label: text.replace(RULE_ID, ""), help };
 }
 
 function seatChoices(spec, players) {
@@ -32,11 +37,10 @@ function seatChoices(spec, players) {
 // A control that fits the option: a checkbox, a select for a few choices (seats numbered from 1), a number.
 function optionInput(name, spec) {
   const id = `option-${name}`;
-  const { label, help } = describeOption(name, spec);
-  const helpText = help ? el("small", { class: "help" }, help) : null;
+  const { label, help: helpText } = describeOption(name, spec);
   if (spec.type === "boolean") {
-    return el("label", { class: "check", title: help ?? "" },
-      el("input", { type: "checkbox", id, "data-option": name, checked: spec.default === true }), ` ${label}`, helpText);
+    return el("div", { class: "option" }, el("label", { class: "check" },
+      el("input", { type: "checkbox", id, "data-option": name, checked: spec.default === true }), ` ${label}`), helpText);
   }
   let control;
   if (name === "first_player") {
@@ -55,20 +59,29 @@ function optionInput(name, spec) {
       value: typeof spec.default === "object" && spec.default !== null ? JSON.stringify(spec.default) : spec.default ?? "",
       min: spec.minimum, max: spec.maximum, step: spec.type === "integer" ? 1 : "any" });
   }
-  return el("label", { title: help ?? "" }, el("span", {}, label), control, helpText);
+  return el("div", { class: "option" }, el("label", {}, el("span", {}, label), control), helpText);
 }
 
 function renderGame() {
   const game = currentGame();
-  document.getElementById("summary").textContent = game.summary;
+  teaching = teachings.get(game.name);
+  mountRules(game.name);
+  document.getElementById("summary").replaceChildren(game.summary, " ",
+    el("a", { href: `/learn/${encodeURIComponent(game.name)}`, id: "learn-link" }, "New to it? Learn to play"));
   playersSelect.replaceChildren(...game.player_counts.map((n) => el("option", { value: n }, `${n} players`)));
   optionsBox.replaceChildren();
+  moreOptionsBox.replaceChildren();
   const properties = game.options.properties ?? {};
   const extra = Object.entries(properties).filter(([name]) => name !== "players" && name !== "cards");
-  if (extra.length) {
+  // settings for designers and experienced players (each game's teaching.toml names them): under "More options"
+  const designer = new Set(teaching?.more_options ?? []);
+  const main = extra.filter(([name]) => !designer.has(name));
+  const more = extra.filter(([name]) => designer.has(name));
+  if (main.length) {
     optionsBox.append(el("fieldset", { class: "panel" }, el("legend", {}, "Options"),
-      ...extra.map(([name, spec]) => optionInput(name, spec))));
+      ...main.map(([name, spec]) => optionInput(name, spec))));
   }
+  moreOptionsBox.append(...more.map(([name, spec]) => optionInput(name, spec)));
   renderSeats();
 }
 
@@ -78,12 +91,14 @@ function renderSeats() {
     el("span", {}, `Seat ${seat + 1}${seat === 0 ? " (you)" : ""}`),
     el("select", { "data-seat": seat },
       el("option", { value: "human" }, seat === 0 ? "Me" : "A person (invite)"),
-      ...agents.map((agent) => el("option", { value: `bot:${agent}` }, `Computer: ${agent}`))))));
+      ...Object.entries(teaching?.computers ?? {}).map(([level, agent]) =>
+        el("option", { value: `bot:${agent}`, "data-level": level }, `Computer (${level})`)),
+      el("optgroup", { label: "More" }, agents.map((agent) => el("option", { value: `bot:${agent}` }, `Computer: ${agent}`)))))));
 }
 
 function readOptions() {
   const options = { players: Number(playersSelect.value) };
-  for (const input of optionsBox.querySelectorAll("[data-option]")) {
+  for (const input of document.getElementById("create").querySelectorAll("[data-option]")) {
     const name = input.dataset.option;
     if (input.type === "checkbox") options[name] = input.checked;
     else if ("json" in input.dataset) options[name] = JSON.parse(input.value);
@@ -183,7 +198,11 @@ async function start() {
     showError(errorBox, error);
     return;
   }
+  await Promise.all(games.map(async (g) => teachings.set(g.name, await teachingOf(g.name))));
   gameSelect.replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
+  document.getElementById("learn-list").replaceChildren(...games.filter((g) => teachings.get(g.name)?.tutorial)
+    .map((g) => el("li", {}, el("a", { href: `/learn/${encodeURIComponent(g.name)}`, class: "learn-game" }, `Learn ${g.title}`),
+      " · ", el("a", { href: `/rules/${encodeURIComponent(g.name)}`, class: "muted" }, "rules"))));
   gameSelect.addEventListener("change", renderGame);
   playersSelect.addEventListener("change", () => {
     renderSeats();

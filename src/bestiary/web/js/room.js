@@ -1,7 +1,8 @@
 // A room: joining a seat, live play over the websocket, the turn banner, countdowns, the event log,
 // chat, and the replay viewer. The table itself is drawn by the game's module under /games/.
-import { api, clearError, clock, el, forgetSeat, savedSeat, saveSeat, seatLink, seatName, showError } from "/js/api.js";
+import { api, clearError, clock, el, forgetSeat, savedSeat, saveSeat, seatLink, seatName, setComputerLevels, showError } from "/js/api.js";
 import { resultText, turnState } from "/js/banner.js";
+import { mountRules, ruleLinks, showRefusal, teachingOf } from "/js/rules.js";
 import { plainWords } from "/js/table.js";
 
 const params = new URLSearchParams(location.search);
@@ -184,10 +185,15 @@ function namePlayers(text) {
   });
 }
 
+// A log line names the rules that made it happen; each opens in the rules panel.
+function logLine(event) {
+  return el("li", {}, namePlayers(event.text), " ", ruleLinks(event.rules));
+}
+
 function appendEvents(events, from) {
   // a reconnect may resend events already shown; show each once
   const fresh = events.slice(Math.max(0, eventsSeen - from));
-  for (const event of fresh) logList.append(el("li", {}, namePlayers(event.text)));
+  for (const event of fresh) logList.append(logLine(event));
   eventsSeen = Math.max(eventsSeen, from + events.length);
   logList.scrollTop = logList.scrollHeight;
 }
@@ -215,7 +221,7 @@ function receive(message) {
     if (followRematch()) return;
     render();
   } else if (message.type === "error") {
-    fail(message.message);
+    showRefusal(errorBox, message.message, message.rules ?? []);  // a refused move names its rules
   } else if (message.type === "accepted") {
     clearError(errorBox);
   } else if (message.type === "chat") {
@@ -341,7 +347,7 @@ async function showDecision(index) {
     view = { ...view, observation: shown.observation, legal_actions: [], to_act: [], window: null };
     board.replaceChildren();
     gameModule.render(board, context());
-    logList.replaceChildren(...shown.events.map((e) => el("li", {}, namePlayers(e.text))));
+    logList.replaceChildren(...shown.events.map(logLine));
     logList.scrollTop = logList.scrollHeight;
     document.getElementById("step").textContent = `decision ${clamped} of ${last}`;
     const scrubber = document.getElementById("scrubber");
@@ -431,6 +437,8 @@ async function start() {
     return;
   }
   room = view.room;
+  mountRules(room.game);
+  setComputerLevels((await teachingOf(room.game))?.computers);
   gameModule = await loadGameModule(room.game);
   if (replaying) {
     document.getElementById("title").textContent = `${room.title} · replay`;
