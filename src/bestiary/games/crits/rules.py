@@ -479,6 +479,12 @@ def effect_source_tile(state: CritsState, piece: int) -> int:
     return state.pos[holder if holder >= 0 else piece]
 
 
+def effect_user(state: CritsState, piece: int) -> int:
+    """The piece that uses the activated effect of `piece`: the piece itself, or the creature holding it."""
+    holder = state.holder[piece]
+    return holder if holder >= 0 else piece
+
+
 def effect_targets(state: CritsState, piece: int) -> list[int]:
     """Tiles the activated effect of `piece` can aim at now (for Necro: whether any creature can return)."""
     game = state.game
