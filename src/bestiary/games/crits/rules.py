@@ -245,17 +245,19 @@ def target_at(state: CritsState, tile: int, player: int) -> int:
 
 def attack_tiles(state: CritsState, piece: int) -> list[int]:
     """CRITS-65: an orthogonally adjacent target, never diagonal; CRITS-51: a ranged attack reaches along its
-    row or column up to its range but not past a piece standing in between."""
+    row or column up to its range but not past a piece standing or an item lying in between."""
     game = state.game
     player = state.side[piece]
     origin = state.pos[piece]
     reach = game.reach[state.card[piece]]
+    where, pos = state.where, state.pos
+    dropped = {pos[p] for p in range(len(where)) if where[p] == DROPPED} if DROPPED in where else ()
     out = []
     for line in game.rays[origin]:
         for tile in line[:reach]:
             if target_at(state, tile, player) >= 0:
                 out.append(tile)
-            if state.board[tile] >= 0:
+            if state.board[tile] >= 0 or tile in dropped:
                 break
     return out
 
