@@ -165,12 +165,19 @@ def is_swift(state: CritsState, piece: int) -> bool:
     return swift is not None and bool(EFFECTS.run(swift, state, piece))
 
 
+def moves_freely(state: CritsState, piece: int) -> bool:
+    """Whether the piece's move leaves the five moves of CRITS-5 and CRITS-56 untouched: a Swift card's
+    (CRITS-54), and a Titan's with option titan_moves="free" (Titans "are not considered creatures")."""
+    game = state.game
+    return is_swift(state, piece) or (game.free_titans and game.kind[state.card[piece]] == "titan")
+
+
 def move_piece(state: CritsState, piece: int, to: int) -> None:
     game = state.game
     origin = state.pos[piece]
     state.shift(piece, to)
     state.moved |= 1 << piece
-    if not is_swift(state, piece):
+    if not moves_freely(state, piece):
         state.moves_made += 1
     state._log_later(events.moved, state.name(piece), game.tile_names[origin], game.tile_names[to], piece)
     pick_up(state, piece, to)
