@@ -27,8 +27,9 @@ class LungoOptions(GameOptions):
     first_player: int = Field(0, ge=0, description="seat of the first player (LUNGO-29)")
     turn_limit: int = Field(120, ge=1, le=100_000,
                             description="turns in all before an undecided game ends (LUNGO-59)")
-    token_moment: Literal["round", "turn"] = Field(
-        "round", description="when everyone may take a token off-turn: after every round or every turn (LUNGO-61)")
+    token_moment: Literal["eligible", "round", "turn"] = Field(
+        "eligible", description="when everyone may take a token off-turn: 'eligible', the moment a player's goal is "
+        "met (the book's 'at any time'); 'round' or 'turn', after every round or every turn (LUNGO-56, LUNGO-61)")
     reaction_mean: float = Field(0.55, gt=0, le=10,
                                  description="seconds a computer player takes on average to react in a race "
                                              "(LUNGO-62)")
@@ -78,6 +79,7 @@ class CreaturesOfLungo(Game):
         self.turn_limit = options.turn_limit
         self.first_player = options.first_player
         self.token_moment_every_turn = options.token_moment == "turn"
+        self.token_moment_when_eligible = options.token_moment == "eligible"
         self.answerers_only = options.response_windows == "answerers"
         self.discreet_grabs = options.token_grab == "discreet"
         # Small integer-indexed tables the rules read on every step.

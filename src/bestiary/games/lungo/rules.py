@@ -31,6 +31,10 @@ PHASES = (SETUP, TURN_DRAW, PLAY, TARGET, RESPONSE, CHOOSE, FIGHT, DICE, SWAT_PL
 RACE_PHASES = frozenset({SWAT_RACE, TOKEN_MOMENT, TOKEN_RACE})
 SIMULTANEOUS_PHASES = RACE_PHASES | {CHOOSE}
 SELF_ADVANCING = frozenset({SETUP, TURN_DRAW, FIGHT, DICE, WINNINGS_DRAW})  # phases that move on once no job is due
+# LUNGO-56: the phases whose one decider is offered a grab among their actions, and in which a token moment
+# opens for the others when their goals are met (option token_moment="eligible")
+OFFERING_PHASES = frozenset({PLAY, TARGET, RESPONSE})
+TURN_ENDS = "turn-ends"  # a token moment's `resume` when it came in as a turn ended
 
 # Pending chance jobs: (kind, player, other player or 0).
 GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL = range(8)
@@ -239,8 +243,15 @@ def resolve_pending(state: LungoState, player: int, target: int) -> None:
 
 def end_turn(state: LungoState) -> None:
     # LUNGO-61: a token moment closes every round (before the first player's turn comes round again),
-    # or every turn with the option token_moment="turn".
+    # or every turn with the option token_moment="turn"; LUNGO-56 (token_moment="eligible", the default):
+    # a moment opens only when a player's goal has just been met, and a round's end shows a discreet grab.
     game = state.game
+    if game.token_moment_when_eligible:
+        if state.unnoticed >= 0 and left_of(state, state.active) == game.first_player:
+            notice_missing_token(state, -1)
+        elif not offer_token_when_eligible(state, -1, TURN_ENDS):
+            next_turn(state)
+        return
     if game.token_moment_every_turn or left_of(state, state.active) == game.first_player:
         if state.unnoticed >= 0:  # LUNGO-57: at the token moment everyone looks at the tokens
             notice_missing_token(state, -1)
@@ -705,9 +716,35 @@ def undo_unnoticed_grab(state: LungoState) -> None:
     state.unnoticed = -1
 
 
+def offer_token_when_eligible(state: LungoState, decider: int, resume: str) -> bool:
+    """LUNGO-56 (option token_moment="eligible"): "at any time": when a player's goal has just been met and
+    they are not the one deciding now (who is offered the grab among their own actions), a token moment opens
+    at once, a race in which everyone is asked, so that it shows nobody whose goal it is. `resume` is the phase
+    to go back to when everyone has passed (TURN_ENDS: the turn passes on). Whether it opened."""
+    offered = state.offered
+    newly = False
+    for player in range(state.game.num_players):
+        if not may_take_token(state, player):
+            offered[player] = False
+        elif not offered[player]:
+            offered[player] = True
+            newly = newly or player != decider
+    if not newly:
+        return False
+    state.resume = resume
+    state.phase = TOKEN_MOMENT
+    state.passed = [False] * state.game.num_players
+    return True
+
+
 def pass_token_moment(state: LungoState, player: int) -> None:
     state.passed[player] = True
     if all(state.passed):
+        if state.resume and state.resume != TURN_ENDS:
+            state.phase = state.resume  # LUNGO-56: the game goes on where the moment came in
+            state.resume = ""
+            return
+        state.resume = ""
         next_turn(state)
 
 
@@ -722,6 +759,8 @@ def settle(state: LungoState) -> None:
             return
         phase = state.phase
         if phase not in SELF_ADVANCING:
+            if phase in OFFERING_PHASES and state.game.token_moment_when_eligible:
+                offer_token_when_eligible(state, state.target if phase == RESPONSE else state.active, phase)
             return
         if phase == SETUP:
             start_turn(state)

@@ -45,6 +45,8 @@ class LungoState(State):
         self.unnoticed = -1  # the first taker, while a discreet grab goes unnoticed (LUNGO-57)
         self.loser = -1
         self.passed: list[bool] = [False] * n
+        self.offered: list[bool] = [False] * n  # LUNGO-56: eligible players already offered a grab
+        self.resume = ""  # the phase a token moment that came in at once goes back to (LUNGO-56)
         self.jobs: list[tuple[int, int, int]] = []
         self.pending = -1  # the card being played
         self.target = -1
@@ -380,6 +382,8 @@ class LungoState(State):
         other.unnoticed = self.unnoticed
         other.loser = self.loser
         other.passed = self.passed.copy()
+        other.offered = self.offered.copy()
+        other.resume = self.resume
         other.jobs = self.jobs.copy()
         other.pending = self.pending
         other.target = self.target
@@ -413,6 +417,7 @@ class LungoState(State):
             "spare_goals": sorted(goal_ids[g] for g in self.spare_goals),
             "in_front": [cards(f) for f in self.afflictions],
             "takers": list(self.takers), "unnoticed": self.unnoticed, "passed": list(self.passed),
+            "offered": list(self.offered), "resume": self.resume,
             "jobs": [[rules.JOB_NAMES[k], p, o] for k, p, o in self.jobs],
             "choices": [cards(c) for c in self.choices], "chosen": list(self.chosen),
             "order": list(self.order), "rolls": list(self.rolls), "rollers": list(self.rollers),
@@ -457,6 +462,13 @@ class LungoState(State):
         state.takers = [_seat(p, n, "takers") for p in raw["takers"]]
         state.unnoticed = -1 if raw.get("unnoticed", -1) == -1 else _seat(raw["unnoticed"], n, "unnoticed")
         state.passed = [bool(b) for b in _list(raw, "passed", n)]
+        state.offered = [bool(b) for b in raw["offered"]] if "offered" in raw else [False] * n
+        if len(state.offered) != n:
+            raise StateFormatError(f"'offered' must be a list of {n} entries, one per player")
+        state.resume = raw.get("resume", "")
+        if state.resume not in ("", rules.TURN_ENDS, *rules.OFFERING_PHASES):
+            raise StateFormatError(f"'resume' must be empty, {rules.TURN_ENDS!r} or one of "
+                                   f"{', '.join(sorted(rules.OFFERING_PHASES))}, not {state.resume!r}")
         state.chosen = [bool(b) for b in _list(raw, "chosen", n)]
         state.in_swat = [bool(b) for b in _list(raw, "in_swat", n)]
         state.rolls = [int(r) for r in _list(raw, "rolls", n)]
