@@ -87,6 +87,9 @@ def job_possible(state: LungoState, job: tuple[int, int, int]) -> bool:
 def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
     """A card drawn into a hand by a deal, a turn draw or an effect (LUNGO-25, LUNGO-27, LUNGO-28, LUNGO-66)."""
     game = state.game
+    if game.is_battle[card] and job == DRAW and state.phase == PLAY:
+        forage_battle(state, player, card)
+        return
     if game.is_battle[card]:
         insort(state.pile, card)  # shuffled back: the next draw is uniform over the pile again
         state._log_later(events.battle_shuffled_back, game, player, card)
@@ -126,6 +129,13 @@ def turn_draw(state: LungoState, player: int, card: int) -> None:
         return
     take_into_hand(state, player, card, TURN_DRAW_JOB)
     state.phase = PLAY
+
+
+def forage_battle(state: LungoState, player: int, card: int) -> None:
+    # LUNGO-35, LUNGO-66: a battle card drawn by an action card in your turn is played at once, not held;
+    # the battle counts as your turn, so the card's draws still to come are not made.
+    state.jobs = [job for job in state.jobs if job[0] != DRAW]
+    start_battle(state, player, card)
 
 
 def apply_pick(state: LungoState, card: int) -> None:
