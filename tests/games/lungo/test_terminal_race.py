@@ -10,14 +10,14 @@ from rich.console import Console
 import bestiary
 from bestiary.cli.play import TerminalTable
 from bestiary.games.lungo.state import LungoState
-from tests.games.lungo.conftest import dealt
+from tests.games.lungo.conftest import dealt, force
 
 
 def swat_race(top: str) -> LungoState:
     """P1 has just turned up `top` in an insect swat (LUNGO-51, LUNGO-53)."""
     state = dealt([[top, "forage", "antidote"], ["tide-pike", "snatch", "poison"]],
                   ["goal-fire-trio", "goal-water-trio"], turn_draw="insect-swat")
-    state.apply_action(f"pick {top}")
+    force(state, f"pick {top}")
     assert state.decision_kind() == "race"
     return state
 
@@ -75,7 +75,7 @@ def test_hotseat_token_moment_tells_nobody_who_may_take_a_token() -> None:
     state = dealt([["forage", "antidote", "snatch"], ["tide-pike", "poison", "antidote#2"]],
                   ["goal-fire-trio", "goal-water-trio"], turn_draw="magma-koi", token_moment="round")
     state.apply_action("end turn", player=0)
-    state.apply_action("draw cinder-wisp")
+    force(state, "draw cinder-wisp")
     state.apply_action("end turn", player=1)
     assert state.phase == "token-moment"
     terminal, out = table(state, ["human", "human"], ["1"], [0.0, 0.3])

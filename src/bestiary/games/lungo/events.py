@@ -36,6 +36,10 @@ def pile_refilled() -> Event:
     return Event("refill", "The discard pile becomes the new draw pile.")
 
 
+def battle_on_top() -> Event:
+    return Event("battle-on-top", "A battle card is on top of the draw pile: battle mode is coming up!")
+
+
 def battle_shuffled_back(game: CreaturesOfLungo, player: int, card: int) -> Event:
     return Event("battle-back", f"{seat(player)} draws {game.names[card]}, a battle card, and shuffles it back.",
                  None, {"player": player})

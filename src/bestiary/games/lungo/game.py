@@ -14,7 +14,7 @@ from bestiary.core.cards import CardSet
 from bestiary.core.errors import StateFormatError
 from bestiary.core.registry import register_game
 from bestiary.games.lungo import rules, tensor, view
-from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, Word
+from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
 from bestiary.games.lungo.cards import ELEMENTS, SPECIES, STARTER_CARDS, LungoCard, Requirement, load_lungo_cards
 from bestiary.games.lungo.heuristic import LungoHeuristic
 from bestiary.games.lungo.state import LungoState
@@ -42,6 +42,9 @@ class LungoOptions(GameOptions):
     response_windows: Literal["every-card-holder", "answerers"] = Field(
         "every-card-holder", description="'every-card-holder': a card aimed at a player holding any card gives them "
         "a window, so it tells nobody whether they hold a response card; 'answerers': only a player holding one")
+    battle_backs: Literal["shown", "hidden"] = Field(
+        "shown", description="'shown': everyone sees whether the draw pile's top card is a battle card (LUNGO-12); "
+        "'hidden': nobody does, and each draw is a single chance node (fewer steps for simulations)")
     cards: str | None = Field(None, description="path to a card file (default: the starter set)")
 
     @model_validator(mode="after")
@@ -82,6 +85,7 @@ class CreaturesOfLungo(Game):
         self.token_moment_when_eligible = options.token_moment == "eligible"
         self.answerers_only = options.response_windows == "answerers"
         self.discreet_grabs = options.token_grab == "discreet"
+        self.battle_backs_shown = options.battle_backs == "shown"
         # Small integer-indexed tables the rules read on every step.
         self.kinds = tuple(c.kind for c in self.cards)
         self.names = tuple(c.name for c in self.cards)
@@ -120,6 +124,8 @@ class CreaturesOfLungo(Game):
         self.pick_actions = tuple(PickCard(count + i, card_id) for i, card_id in enumerate(self.ids))
         self.goal_actions = tuple(DealGoal(2 * count + g, goal_id) for g, goal_id in enumerate(self.goal_ids))
         self.roll_actions = tuple(Roll(2 * count + len(self.goal_ids) + k, k + 1) for k in range(6))
+        tops = 2 * count + len(self.goal_ids) + len(self.roll_actions)
+        self.top_actions = (TopCard(tops, False), TopCard(tops + 1, True))  # by whether the top is a battle card
         # per pile size, each card's draw with its probability (draw_outcomes)
         self.draw_rows: dict[int, tuple[tuple[Action, float], ...]] = {}
         self._heuristic: LungoHeuristic | None = None
@@ -130,7 +136,7 @@ class CreaturesOfLungo(Game):
                 self.done, self.pass_, self.swat, self.grab, self.end_turn)
 
     def chance_outcome_table(self) -> tuple[Action, ...]:
-        return (*self.draw_actions, *self.pick_actions, *self.goal_actions, *self.roll_actions)
+        return (*self.draw_actions, *self.pick_actions, *self.goal_actions, *self.roll_actions, *self.top_actions)
 
     def draw_outcomes(self, pile_size: int) -> tuple[tuple[Action, float], ...]:
         """Each card's draw paired with probability 1 / pile_size, by card; made once per pile size, as

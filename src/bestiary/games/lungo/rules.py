@@ -37,8 +37,9 @@ OFFERING_PHASES = frozenset({PLAY, TARGET, RESPONSE})
 TURN_ENDS = "turn-ends"  # a token moment's `resume` when it came in as a turn ended
 
 # Pending chance jobs: (kind, player, other player or 0).
-GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL = range(8)
-JOB_NAMES = ("goal", "deal", "draw", "turn-draw", "steal", "discard", "swat", "roll")
+GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL, TOP = range(9)
+JOB_NAMES = ("goal", "deal", "draw", "turn-draw", "steal", "discard", "swat", "roll", "top")
+UNSEEN, OTHER, BATTLE = -1, 0, 1  # the back of the draw pile's top card (LUNGO-12): not yet shown, or what it shows
 DRAW_JOBS = frozenset({DEAL, DRAW, TURN_DRAW_JOB})  # the jobs that take a card from the draw pile
 
 TARGETED = frozenset({"steal", "swap-hands", "discard-random", "pass-affliction"})
@@ -63,6 +64,7 @@ def refill_pile(state: LungoState) -> None:
     if not state.pile and state.discard:
         state.pile = sorted(state.discard)  # the pile is kept sorted: draws are uniform, order means nothing
         state.discard = []
+        state.top = UNSEEN
         state._log_later(events.pile_refilled)
 
 
@@ -75,6 +77,8 @@ def job_possible(state: LungoState, job: tuple[int, int, int]) -> bool:
             return bool(state.pile)
         battle = state.game.is_battle
         return any(not battle[c] for c in state.pile)  # otherwise the redraws never end
+    if kind == TOP:
+        return bool(state.pile)
     if kind in (STEAL, DISCARD):
         return bool(state.hands[other if kind == STEAL else player])
     if kind == SWAT:
@@ -92,6 +96,7 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
         return
     if game.is_battle[card]:
         insort(state.pile, card)  # shuffled back: the next draw is uniform over the pile again
+        state.top = UNSEEN
         state._log_later(events.battle_shuffled_back, game, player, card)
         state.jobs.insert(0, (job, player, 0))
         return
@@ -113,13 +118,41 @@ def apply_draw(state: LungoState, card: int) -> None:
     at = bisect_left(pile, card)
     if at == len(pile) or pile[at] != card:
         raise ValueError(f"{state.game.ids[card]} is not in the draw pile")
+    if state.top != UNSEEN and state.game.is_battle[card] != state.top:
+        raise ValueError(f"{state.game.ids[card]} does not match the back of the top card (LUNGO-12)")
     del pile[at]
+    state.top = UNSEEN  # LUNGO-12: the next card's back shows
     if kind == TURN_DRAW_JOB:
         turn_draw(state, player, card)
     elif kind == SWAT:  # from the draw pile once the hand is empty (LUNGO-52)
         place_on_central_pile(state, player, card)
     else:
         take_into_hand(state, player, card, kind)
+
+
+def show_top(state: LungoState, battle: bool) -> None:
+    # LUNGO-12: "Battle cards will be visible to all players when face down": the new top card's back shows
+    # everyone whether it is a battle card, never which card it is.
+    state.jobs.pop(0)
+    state.top = BATTLE if battle else OTHER
+    if battle:
+        state._log_later(events.battle_on_top)
+
+
+def show_back(state: LungoState) -> bool:
+    """LUNGO-12: a new top card shows its back before the next draw and before the next decision (a chance
+    node, TOP, put first); whether it was due."""
+    if state.top != UNSEEN or not state.pile or not state.game.battle_backs_shown:
+        return False
+    state.jobs.insert(0, (TOP, 0, 0))
+    return True
+
+
+def top_odds(state: LungoState) -> tuple[float, float]:
+    """LUNGO-12, LUNGO-58: the chances that the top card's back shows a card other than a battle card, and a
+    battle card: their shares of the (unordered) draw pile."""
+    battles = sum(map(state.game.is_battle.__getitem__, state.pile))
+    return 1.0 - battles / len(state.pile), battles / len(state.pile)
 
 
 def turn_draw(state: LungoState, player: int, card: int) -> None:
@@ -766,9 +799,14 @@ def settle(state: LungoState) -> None:
             if state.jobs.pop(0)[0] == SWAT:
                 missed_placement(state)
         if state.jobs:
+            kind, player, _ = state.jobs[0]
+            if kind in DRAW_JOBS or (kind == SWAT and not state.hands[player]):
+                show_back(state)
             return
         phase = state.phase
         if phase not in SELF_ADVANCING:
+            if show_back(state):
+                return
             if phase in OFFERING_PHASES and state.game.token_moment_when_eligible:
                 offer_token_when_eligible(state, state.target if phase == RESPONSE else state.active, phase)
             return
