@@ -6,6 +6,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.text import Text
 
 import bestiary
 from bestiary.core.api import CHANCE
@@ -91,3 +92,7 @@ def test_an_unseen_card_swapped_with_a_hand_changes_nothing_but_a_battle_card_wo
     flipped = state.clone()
     flipped.top = rules.BATTLE if state.top == rules.OTHER else rules.OTHER
     assert flipped.observation(0) != before
+    battle_on_top = state if state.top == rules.BATTLE else flipped
+    screens = [Text.from_markup(game.render(s.observation(0))).plain for s in (battle_on_top, state, flipped)]
+    assert "a battle card is on top" in screens[0]  # LUNGO-12: the terminal says it
+    assert sum("a battle card is on top" in screen for screen in screens) == 2
