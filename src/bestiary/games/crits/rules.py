@@ -341,9 +341,11 @@ def roll_die(state: CritsState, sides: int, value: int) -> None:
 def finish_attack_roll(state: CritsState) -> None:
     attacker, target = state.current[0], state.current[1]
     game = state.game
-    total = sum(state.rolled) + item_bonus(state, attacker, attack=True)
+    bonus = item_bonus(state, attacker, attack=True)
+    total = sum(state.rolled) + bonus
     state.attack_total = total
-    state._log("roll", f"{state.name(attacker)} rolls {describe_roll(state.rolled)} = {total} to attack.",
+    held = f" + {state.card_name(state.held[attacker])} {bonus}" if bonus else ""  # the held weapon's bonus
+    state._log("roll", f"{state.name(attacker)} rolls {describe_roll(state.rolled)}{held} = {total} to attack.",
                total=total)
     if game.kind[state.card[target]] == "item":
         # CRITS-32: an attack roll at or above the item's Def # destroys it; lower does nothing.
