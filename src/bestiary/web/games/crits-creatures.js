@@ -213,7 +213,8 @@ function pieceMark(o, piece, left, top, labels, marks, itemUnder = false) {
   king ? svg("text", { x: left + TILE - 5, y: top + 9, class: "cr-king-mark" }, "♛") : null,
   mark ? svg("text", { x: left + 5, y: top + 9, class: "cr-badge" }, BADGES[mark]) : null,
   last ? svg("circle", { cx: left + TILE - 5, cy: top + TILE - 5, r: 3, class: "cr-last-dot" }) : null,
-  piece.where === "board" && itemUnder ? svg("text", { x: left + 6, y: top + TILE - 4, class: "cr-badge cr-item-under" }, "i") : null);
+  piece.where === "board" && itemUnder ? svg("polygon", { class: "cr-item-under", fill: "#c99a06", stroke: "#1f2a24",
+    points: [[0, -5], [5, 0], [0, 5], [-5, 0]].map(([dx, dy]) => `${left + 6 + dx},${top + TILE - 6 + dy}`).join(" ") }) : null);
 }
 
 // "deploy wraith" reads "Deploy Wraith": the card named as the card list spells it
@@ -324,6 +325,6 @@ export function render(board, ctx) {
     el("div", { class: "cr-board-wrap" }, boardImage),
     el("div", { class: "cr-aside" }, info, combat(o, ctx), sides(o, ctx),
         el("p", { class: "muted cr-legend" }, "● round, solid border: P1 · ■ square, dashed border: P2 · ♛ in a corner: the King, on a tile: a fallen crown · ",
-          "⚔ the attacker · ◎ the defender · a dot and outlined tiles: the last move · i: a dropped item (small, on a piece: lying under it) · red lines: the start zones. ",
+          "⚔ the attacker · ◎ the defender · a dot and outlined tiles: the last move · i: a dropped item (a small diamond on a piece: lying under it) · red lines: the start zones. ",
           "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown."))].filter(Boolean)));
 }
