@@ -1,4 +1,5 @@
-"""What each player sees of the draw pile: the top card's back, never the card (LUNGO-12, LUNGO-58, LUNGO-75)."""
+"""What each player sees of the draw pile, the top card's back but never the card, and what determinize keeps
+(LUNGO-12, LUNGO-56, LUNGO-58, LUNGO-75)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ def test_the_top_cards_back_is_public_and_true_and_determinize_keeps_it(seed: in
         assert sample.top == state.top
         assert sorted(game.is_battle[c] for c in sample.pile) == sorted(game.is_battle[c] for c in state.pile)
         assert all(not game.is_battle[c] for p in range(players) for c in sample.hands[p])
+        # LUNGO-56: whether another seat was offered a grab would tell whether its goal is met
+        assert all(sample.offered[p] == rules.may_take_token(sample, p) for p in range(players) if p != viewer)
         player, action = random_step(state, rng)
         state.apply_action(action, player=None if player == CHANCE else player)
     assert shown_backs > 0

@@ -384,6 +384,8 @@ class LungoState(State):
             if self.goals[p] >= 0:
                 other.goals[p] = goals.pop()
         other.spare_goals = sorted(goals)
+        for p in others:  # LUNGO-56: whether a grab was offered tells whose goal is met; as the sample has it
+            other.offered[p] = rules.may_take_token(other, p)
         if other.unnoticed >= 0 and other.unnoticed != player:
             rules.undo_unnoticed_grab(other)  # a grab `player` has not noticed may not have happened
         return other
