@@ -27,7 +27,7 @@ def reaches(state, rng: random.Random, phase: str) -> bool:
 def test_every_step_encodes_the_observation_field_by_field(players: int) -> None:
     game = bestiary.load_game("creatures-of-lungo", players=players)
     cards, goals = len(game.cards), len(game.goal_cards)
-    assert game.observation_tensor_shape() == (14 + 3 + goals + 1 + 10 * players + 5 * players
+    assert game.observation_tensor_shape() == (14 + 4 + goals + 1 + 10 * players + 5 * players
                                                + cards * (6 + 2 * players),)
     rng = random.Random(players)
     state = game.new_initial_state(seed=players)
@@ -40,6 +40,7 @@ def test_every_step_encodes_the_observation_field_by_field(players: int) -> None
             assert places[:, 2].sum() == len(o["discard"])
             if o["goal"] is not None:
                 assert tensor.split_fields(game, values)["goal"][game.goal_index[o["goal"]["id"]]] == 1
+            assert f["progress"][3] == float(o["battle_on_top"] is True)  # LUNGO-12: the top card's back
             roles = f["seat_roles"].reshape(10, players)
             assert roles[1].sum() == len(o["to_act"])
             assert roles[0, (o["active_player"] - viewer) % players] == 1

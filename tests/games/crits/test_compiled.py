@@ -32,7 +32,8 @@ BOARDS = [
     {},
     {"allies_block": False},
     {"width": 8, "length": 12, "start_depth": 2},  # armies meet within a few turns
-    {"width": 8, "length": 12, "start_depth": 2, "allies_block": False, "counter_reach": "any"},
+    {"width": 8, "length": 12, "start_depth": 2, "allies_block": False, "counter_reach": "any",
+     "titan_moves": "free", "root_turn": "current"},
     {"width": 4, "length": 10, "start_depth": 4},  # the narrowest board: moves wider than a row
     {"width": 26, "length": 60, "start_depth": 1},  # the largest: rows that straddle 64-bit words
     {"width": 13, "length": 14, "start_depth": 2, "placement": "manual", "kingless_turns": "with-fall"},

@@ -28,7 +28,7 @@ def test_the_heuristic_reads_the_same_position_from_a_state_as_from_the_observat
         policy = game.heuristic_policy()
         facts = tuple(card_facts(card) for card in game.cards)
         agents = [make_agent("heuristic"), make_agent("random")]
-        for seed in range(4):
+        for seed in range(5):
             state, rng = game.new_initial_state(seed=seed), random.Random(seed)
             for _ in range(300):
                 if state.is_terminal():

@@ -54,7 +54,7 @@ def plain_turn_actions(state: CritsState) -> list[Action]:
     out: list[Action] = []
     for piece in mine:
         may_move = not state.moved >> piece & 1 and (state.moves_made < rules.MOVES_PER_TURN
-                                                      or rules.is_swift(state, piece))
+                                                      or rules.moves_freely(state, piece))
         if game.kind[state.card[piece]] != "item" and may_move:
             out += [game.move_actions[state.pos[piece], t] for t in plain_reachable(state, piece, passable, free)]
     if not state.attacked:
@@ -193,7 +193,8 @@ SMALL = {"width": 8, "length": 12, "start_depth": 2}  # armies meet within a few
 
 
 @pytest.mark.parametrize("options", [{}, SMALL, {**SMALL, "allies_block": False},
-                                     {**SMALL, "counter_reach": "any", "kingless_turns": "with-fall"}])
+                                     {**SMALL, "counter_reach": "any", "kingless_turns": "with-fall",
+                                      "titan_moves": "free"}])
 def test_every_step_of_seeded_random_games_matches_the_plain_rules(options: dict[str, object]) -> None:
     # The fast paths (memo of moves, bit-set reach, the fighters and Deploy lists kept with the board, effect
     # tests on bit sets, dropped items found by counting) against plain rule-by-rule versions, at every step.

@@ -126,6 +126,18 @@ def test_render_draws_the_board_and_escapes_brackets() -> None:
     assert " 12 " in text and "Oak Warden" in text
 
 
+def test_the_map_marks_a_dropped_item_under_a_standing_piece() -> None:
+    """CRITS-36: a dropped item lies under a piece that stands on its tile; the map shows it with `i` before the
+    label (the King keeps its `*`), and alone on a tile as `i`."""
+    state = arena(p4={"where": "board", "tile": "D5"}, p12={"where": "dropped", "tile": "D5"},
+                  p13={"where": "dropped", "tile": "F5"})
+    rows = Text.from_markup(state.game.render(state.observation(0))).plain.splitlines()
+    row_5 = next(line for line in rows if line.startswith("   5 "))
+    cells = [row_5[5 + 4 * column:9 + 4 * column] for column in range(8)]
+    assert cells[3].startswith("i") and cells[3][1:].strip() and cells[5].strip() == "i"
+    assert "(before a label: lying under that piece)" in "\n".join(rows)
+
+
 def test_bad_state_is_refused() -> None:
     with pytest.raises(StateFormatError, match="two pieces stand on A1"):
         arena(p4={"where": "board", "tile": "A1"})

@@ -22,12 +22,12 @@ def test_possible_outcomes_are_exactly_the_listed_ones(game: CreaturesOfLungo) -
         assert sum(p for _, p in outcomes) == pytest.approx(1.0)
         for action in game.chance_outcome_table():
             assert state._is_possible_outcome(action) == (action in listed), (state.phase, str(action))
-    assert kinds >= {"DrawCard", "DealGoal", "PickCard", "Roll"}
+    assert kinds >= {"DrawCard", "DealGoal", "PickCard", "Roll", "TopCard"}
 
 
 def test_an_equal_outcome_is_accepted_and_a_mismatched_one_refused(game: CreaturesOfLungo) -> None:
     state = game.new_initial_state(seed=3)
-    for _ in range(game.num_players):
+    for _ in range(game.num_players + 1):  # the top card's back (LUNGO-12), then the goals
         state.apply_action(state.chance_outcomes()[0][0])
     drawn = state.chance_outcomes()[0][0]
     assert isinstance(drawn, DrawCard)

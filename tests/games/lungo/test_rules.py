@@ -137,7 +137,7 @@ def test_bad_options_are_refused() -> None:
 def test_discreet_grabs_keep_every_state_sound() -> None:
     """LUNGO-57 (option token_grab="discreet"): random games check clone, JSON round trip, determinize and
     hidden information at every step while a grab goes unnoticed (seeds that reach one, 3 players)."""
-    game = bestiary.load_game("creatures-of-lungo", players=3, token_grab="discreet")
+    game = bestiary.load_game("creatures-of-lungo", players=3, token_grab="discreet", token_moment="round")
     for seed in (4, 7):
         state = checked_playout(game, seed)
         assert any("discreetly" in e.text for e in state.all_events())

@@ -10,14 +10,14 @@ from rich.console import Console
 import bestiary
 from bestiary.cli.play import TerminalTable
 from bestiary.games.lungo.state import LungoState
-from tests.games.lungo.conftest import dealt
+from tests.games.lungo.conftest import dealt, force
 
 
 def swat_race(top: str) -> LungoState:
     """P1 has just turned up `top` in an insect swat (LUNGO-51, LUNGO-53)."""
     state = dealt([[top, "forage", "antidote"], ["tide-pike", "snatch", "poison"]],
                   ["goal-fire-trio", "goal-water-trio"], turn_draw="insect-swat")
-    state.apply_action(f"pick {top}")
+    force(state, f"pick {top}")
     assert state.decision_kind() == "race"
     return state
 
@@ -73,15 +73,27 @@ def test_everyone_lets_the_moment_pass() -> None:
 def test_hotseat_token_moment_tells_nobody_who_may_take_a_token() -> None:
     """LUNGO-61: with two humans the moment is always asked; a seat that may not take a token just passes."""
     state = dealt([["forage", "antidote", "snatch"], ["tide-pike", "poison", "antidote#2"]],
-                  ["goal-fire-trio", "goal-water-trio"], turn_draw="magma-koi")
+                  ["goal-fire-trio", "goal-water-trio"], turn_draw="magma-koi", token_moment="round")
     state.apply_action("end turn", player=0)
-    state.apply_action("draw cinder-wisp")
+    force(state, "draw cinder-wisp")
     state.apply_action("end turn", player=1)
     assert state.phase == "token-moment"
     terminal, out = table(state, ["human", "human"], ["1"], [0.0, 0.3])
     terminal.race()
     assert state.phase == "turn-draw" and state.active == 0
     assert "cannot" not in out.getvalue()
+
+
+def test_a_goal_met_off_turn_is_raced_for_at_once() -> None:
+    """LUNGO-56: P2 is dealt a met goal; at P1's first decision the terminal drives the token moment as a race,
+    and the computer player at P2 takes the token there and then."""
+    state = dealt([["forage", "antidote", "snatch"], ["tide-pike", "glass-minnow", "mist-sprite"]],
+                  ["goal-fire-trio", "goal-water-trio"], turn_draw="magma-koi")
+    assert state.phase == "token-moment" and state.decision_kind() == "race"
+    terminal, _ = table(state, ["human", "heuristic"], [], [])
+    terminal.race()
+    assert last_move(state) == (1, "grab token")
+    assert state.is_terminal() and state.returns() == [-1.0, 1.0]
 
 
 def test_the_table_speed_gives_a_person_a_fair_race() -> None:

@@ -673,7 +673,7 @@ static PyObject *turn_actions(TurnTables *t, PyObject *const *args, Py_ssize_t n
     }
     if (may_attack) {
         /* CRITS-65: an orthogonally adjacent target, never diagonal; CRITS-51: a ranged attack reaches along its
-         * row or column up to its range but not past a piece standing in between */
+         * row or column up to its range but not past a piece standing or an item lying in between */
         for (int f = 0; f < fighter_count; f++) {
             int piece = fighters[f], card = v.card[piece];
             if (t->dice[card] <= 0) continue;
@@ -686,7 +686,7 @@ static PyObject *turn_actions(TurnTables *t, PyObject *const *args, Py_ssize_t n
                         if (append(out, t->ray_attack[base + k])) goto fail;
                         hits++;
                     }
-                    if (on_tile(&v, tile) >= 0) break;
+                    if (on_tile(&v, tile) >= 0 || bits_has(&dropped, tile)) break;
                 }
             }
             /* CRITS-62: a piece with several attack dice may split them among several targets */

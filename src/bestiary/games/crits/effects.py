@@ -27,7 +27,8 @@ def root(state: CritsState, piece: int, bonus: int) -> int:
 
 @EFFECTS.register("poison")
 def poison(state: CritsState, piece: int, killer: int) -> None:
-    # CRITS-25: when this creature dies, its killer dies too (Titans are untouched by creature effects).
+    # CRITS-25: when this creature dies, its killer (by an attack or an effect) dies too; Titans are untouched
+    # by creature effects.
     from bestiary.games.crits import rules
 
     if state.on_board(killer) and rules.effect_reaches(state, piece, killer):
@@ -61,20 +62,22 @@ def split_second(state: CritsState, piece: int, lasts: int) -> int:
 
 @EFFECTS.register("kill", defaults={"range": 3}, range=int)
 def kill(state: CritsState, piece: int, target: int, range: int) -> None:
-    # CRITS-27: destroy one of the opponent's creatures (within `range` tiles of this card).
+    # CRITS-27: destroy one of the opponent's creatures (within `range` tiles of this card); CRITS-25: the
+    # user is the killer a poisonous victim kills.
     from bestiary.games.crits import rules
 
     state._log("kill", f"{state.name(piece)} destroys {state.name(target)}.", rules=("CRITS-27",))
-    rules.defeat(state, target, None)
+    rules.defeat(state, target, rules.effect_user(state, piece))
 
 
 @EFFECTS.register("sacrifice", defaults={"range": 3}, range=int)
 def sacrifice(state: CritsState, piece: int, target: int, range: int) -> None:
-    # CRITS-26: destroy one of your own creatures (within `range` tiles of this card).
+    # CRITS-26: destroy one of your own creatures (within `range` tiles of this card); CRITS-25: the user is
+    # its killer, so a poisonous victim kills the user too.
     from bestiary.games.crits import rules
 
     state._log("sacrifice", f"{state.name(piece)} sacrifices {state.name(target)}.", rules=("CRITS-26",))
-    rules.defeat(state, target, None)
+    rules.defeat(state, target, rules.effect_user(state, piece))
 
 
 @EFFECTS.register("necro")

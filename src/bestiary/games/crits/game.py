@@ -23,7 +23,7 @@ from bestiary.games.crits.armies import Army, ArmyError, preset_names, read_army
 from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards, piece_face
 from bestiary.games.crits.effects import ACTIVATED, EFFECTS
 from bestiary.games.crits.heuristic import CritsHeuristic
-from bestiary.games.crits.rules import is_swift
+from bestiary.games.crits.rules import moves_freely
 from bestiary.games.crits.state import CritsState
 
 if TYPE_CHECKING:
@@ -53,6 +53,13 @@ class CritsOptions(GameOptions):
     kingless_turns: Literal["after-fall", "with-fall"] = Field(
         "after-fall", description="'after-fall': three of the owner's turns after the King falls; 'with-fall': "
                                   "the owner's turn in which the King fell counts as the first")
+    titan_moves: Literal["counted", "free"] = Field(
+        "counted", description="'counted': the Titan is one of the five pieces that may move a turn; 'free': its "
+                               "move is not counted (Titans 'are not considered creatures')")
+    root_turn: Literal["owners-last", "current"] = Field(
+        "owners-last", description="Root's 'this turn' for a piece attacked on the other player's turn: "
+                                   "'owners-last': its owner's last turn; 'current': the turn in progress, in "
+                                   "which it has not moved, so it is always rooted")
     turn_limit: int = Field(120, ge=2, le=10_000,
                             description="turns (both players' together) after which the game is a draw")
 
@@ -112,6 +119,7 @@ class CritsCreatures(Game):
         self.activated: tuple[Effect | None, ...] = tuple(
             next((e for k, e in fx.items() if k in ACTIVATED), None) for fx in self.effects)
         self.swift = tuple(fx.get("swift") for fx in self.effects)
+        self.free_titans = self.options.titan_moves == "free"  # CRITS-5, CRITS-56
         self.seat_names = tuple(tuple(f"P{side + 1} {c.name}" for c in cards) for side in range(2))
         self.piece_faces = tuple(piece_face(c) for c in cards)
         self.split_second_cards = {kind: [i for i, c in enumerate(cards) if c.kind == kind
@@ -319,7 +327,10 @@ class CritsCreatures(Game):
             "allies_block": int(self.options.allies_block), "cards": len(self.cards),
             "longest": max(1, *self.reach),
             "moves": self.moves, "range": self.reach, "dice": [len(dice) for dice in self.attack_dice],
-            "kind": [kinds[kind] for kind in self.kind], "swift": [swift is not None for swift in self.swift],
+            "kind": [kinds[kind] for kind in self.kind],
+            # the cards whose moves may leave the five untouched (rules.moves_freely decides for each move)
+            "swift": [swift is not None or (self.free_titans and kind == "titan")
+                      for swift, kind in zip(self.swift, self.kind, strict=True)],
             "effect": [0 if e is None else necro if e.keyword == "necro" else aimed for e in activated],
             "effect_range": [0 if e is None else int(e.params.get("range", 0)) for e in activated],
             "at_enemy": [e is not None and e.keyword == "kill" for e in activated],
@@ -331,7 +342,7 @@ class CritsCreatures(Game):
             "split": self.split_actions, "pincer": self.pincer_actions, "drop_crown": self.drop_crown_actions,
             "use_own": [own for own, _ in self.use_actions], "use_held": [held for _, held in self.use_actions],
             "around": self.around, "beside": self.orthogonal, "end_turn": self.words["end turn"],
-            "is_swift": is_swift,
+            "is_swift": moves_freely,
         }
 
     def moves_within(self, origin: int, budget: int) -> tuple[tuple[Move, ...], tuple[int, ...]]:

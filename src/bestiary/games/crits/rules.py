@@ -165,12 +165,19 @@ def is_swift(state: CritsState, piece: int) -> bool:
     return swift is not None and bool(EFFECTS.run(swift, state, piece))
 
 
+def moves_freely(state: CritsState, piece: int) -> bool:
+    """Whether the piece's move leaves the five moves of CRITS-5 and CRITS-56 untouched: a Swift card's
+    (CRITS-54), and a Titan's with option titan_moves="free" (Titans "are not considered creatures")."""
+    game = state.game
+    return is_swift(state, piece) or (game.free_titans and game.kind[state.card[piece]] == "titan")
+
+
 def move_piece(state: CritsState, piece: int, to: int) -> None:
     game = state.game
     origin = state.pos[piece]
     state.shift(piece, to)
     state.moved |= 1 << piece
-    if not is_swift(state, piece):
+    if not moves_freely(state, piece):
         state.moves_made += 1
     state._log_later(events.moved, state.name(piece), game.tile_names[origin], game.tile_names[to], piece)
     pick_up(state, piece, to)
@@ -247,17 +254,19 @@ def target_at(state: CritsState, tile: int, player: int) -> int:
 
 def attack_tiles(state: CritsState, piece: int) -> list[int]:
     """CRITS-65: an orthogonally adjacent target, never diagonal; CRITS-51: a ranged attack reaches along its
-    row or column up to its range but not past a piece standing in between."""
+    row or column up to its range but not past a piece standing or an item lying in between."""
     game = state.game
     player = state.side[piece]
     origin = state.pos[piece]
     reach = game.reach[state.card[piece]]
+    where, pos = state.where, state.pos
+    dropped = {pos[p] for p in range(len(where)) if where[p] == DROPPED} if DROPPED in where else ()
     out = []
     for line in game.rays[origin]:
         for tile in line[:reach]:
             if target_at(state, tile, player) >= 0:
                 out.append(tile)
-            if state.board[tile] >= 0:
+            if state.board[tile] >= 0 or tile in dropped:
                 break
     return out
 
@@ -338,9 +347,11 @@ def roll_die(state: CritsState, sides: int, value: int) -> None:
 def finish_attack_roll(state: CritsState) -> None:
     attacker, target = state.current[0], state.current[1]
     game = state.game
-    total = sum(state.rolled) + item_bonus(state, attacker, attack=True)
+    bonus = item_bonus(state, attacker, attack=True)
+    total = sum(state.rolled) + bonus
     state.attack_total = total
-    state._log("roll", f"{state.name(attacker)} rolls {describe_roll(state.rolled)} = {total} to attack.",
+    held = f" + {state.card_name(state.held[attacker])} {bonus}" if bonus else ""  # the held weapon's bonus
+    state._log("roll", f"{state.name(attacker)} rolls {describe_roll(state.rolled)}{held} = {total} to attack.",
                rules=("CRITS-8", "CRITS-59"), total=total)
     if game.kind[state.card[target]] == "item":
         # CRITS-32: an attack roll at or above the item's Def # destroys it; lower does nothing.
@@ -487,6 +498,12 @@ def return_from_graveyard(state: CritsState, piece: int, tile: int) -> None:
 def effect_source_tile(state: CritsState, piece: int) -> int:
     holder = state.holder[piece]
     return state.pos[holder if holder >= 0 else piece]
+
+
+def effect_user(state: CritsState, piece: int) -> int:
+    """The piece that uses the activated effect of `piece`: the piece itself, or the creature holding it."""
+    holder = state.holder[piece]
+    return holder if holder >= 0 else piece
 
 
 def effect_targets(state: CritsState, piece: int) -> list[int]:

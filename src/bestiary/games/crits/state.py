@@ -193,8 +193,11 @@ class CritsState(State):
         return self.where[piece] == BOARD
 
     def moved_last_turn(self, piece: int) -> bool:
-        # CRITS-24: "this turn" for the player on turn; the owner's last turn for the other side.
+        # CRITS-24: "this turn" for the player on turn; the owner's last turn for the other side (option
+        # root_turn="current": the turn in progress, in which the other side's pieces have not moved).
         side = self.side[piece]
+        if side != self.player and self.game.options.root_turn == "current":
+            return False
         mask = self.moved if side == self.player else self.moved_last[side]
         return bool(mask >> piece & 1)
 
@@ -349,8 +352,9 @@ class CritsState(State):
                 attackers |= 1 << origin
                 if targets & lines[origin]:
                     aiming.append(piece)
-            # CRITS-5, CRITS-56: up to five different pieces a turn, each once; Swift cards override (CRITS-54).
-            if areas is None or moved >> piece & 1 or (hurried and not rules.is_swift(self, piece)):
+            # CRITS-5, CRITS-56: up to five different pieces a turn, each once; Swift cards override (CRITS-54),
+            # and so do Titans with option titan_moves="free".
+            if areas is None or moved >> piece & 1 or (hurried and not rules.moves_freely(self, piece)):
                 continue
             area, tag = areas[origin]
             key = occupied & area | tag
@@ -409,7 +413,7 @@ class CritsState(State):
             return f"{name} does not move (no M:)", ("CRITS-6",)
         if self.moved >> piece & 1:
             return f"{name} has already moved this turn (each piece moves once a turn)", ("CRITS-56",)
-        if self.moves_made >= rules.MOVES_PER_TURN and not rules.is_swift(self, piece):
+        if self.moves_made >= rules.MOVES_PER_TURN and not rules.moves_freely(self, piece):
             return f"{rules.MOVES_PER_TURN} pieces have moved this turn, the most a turn allows", ("CRITS-56",)
         if to < 0 or self.board[to] >= 0:
             return f"{action.to} is not free", ("CRITS-6",)

@@ -222,7 +222,8 @@ def board_lines(o: JSON, labels: dict[int, str], marks: dict[str, str]) -> list[
             piece, mark = at.get(tile), marks.get(tile)
             if piece is not None:
                 style = SIDE_STYLE[piece["side"]]
-                king = mark or ("*" if piece["piece"] in o["kings"] else " ")
+                # `i` before a label: a dropped item lies under the piece (CRITS-36); the King's `*` comes first
+                king = mark or ("*" if piece["piece"] in o["kings"] else "i" if tile in dropped else " ")
                 cells.append(f"[{style}]{king}{labels[piece['piece']]:<3}[/{style}]")
             elif mark is not None:
                 cells.append(f"[bold green] {mark}  [/bold green]")
@@ -247,7 +248,8 @@ def render(observation: JSON) -> str:
              f"[{SIDE_STYLE[o['player']]}]P{o['player'] + 1}[/{SIDE_STYLE[o['player']]}] to play"
              f" ({o['moves_made']} of 5 moves made{', attacked' if o['attacked'] else ''})"]
     lines += board_lines(o, labels, {})
-    lines.append("[dim]P1 in CAPITALS, P2 in small letters; * the King; C1/C2 a fallen crown; i a dropped item; "
+    lines.append("[dim]P1 in CAPITALS, P2 in small letters; * the King; C1/C2 a fallen crown; i a dropped item (before "
+                 "a label: lying under that piece); "
                  "red lines: the start zones. Type a tile or a label (B3, GH1) for that piece and its moves, 'cards' "
                  "for every card."
                  "[/dim]")

@@ -11,7 +11,7 @@ from pydantic import Field, model_validator
 from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions
 from bestiary.core.cards import CardSet
 from bestiary.core.effects import Effect
-from bestiary.core.errors import StateFormatError
+from bestiary.core.errors import OptionError, StateFormatError
 from bestiary.core.registry import register_game
 from bestiary.games.cube import effects, flow, rules, tensor, view
 from bestiary.games.cube.actions import (
@@ -43,7 +43,10 @@ class CubeOptions(GameOptions):
     first_player: int | Literal["random"] = Field(
         0, description="seat that goes first (the youngest player), or 'random' for a chance draw")
     reactions: bool = Field(True, description="play with reaction cards (false: the first-game tip)")
-    grandma: bool = Field(False, description="Grandma's Rules: creature cards only, no powers")
+    grandma: bool = Field(False, description="Grandma's Rules: creature cards only (CUBE-50)")
+    grandma_version: Literal["bestiary", "book"] = Field(
+        "bestiary", description="with grandma: 'bestiary' also deals 5 cards and leaves creature powers out "
+        "(Bestiary's additions for young players); 'book': the creature cards only, nothing else changed")
     response_windows: Literal["every-card-holder", "answerers"] = Field(
         "every-card-holder", description="'every-card-holder': a window is open to every other player holding a "
         "card, so it tells nobody who holds a reaction; 'answerers': only to players holding a reaction that "
@@ -94,11 +97,16 @@ class CubeCreatures(Game):
         self.win_at = options.win_at
         self.answerers_only = options.response_windows == "answerers"
         grandma = options.grandma
-        # CUBE-50: Grandma's Rules drop creature powers; CUBE-49, CUBE-50: which cards stay in the deck.
-        self.power: tuple[Effect | None, ...] = tuple(None if grandma else c.power_effect for c in cards)
+        # CUBE-50: Bestiary's Grandma's Rules also drop creature powers and deal 5 cards (the book's: neither);
+        # CUBE-49, CUBE-50: which cards stay in the deck.
+        simpler = grandma and options.grandma_version == "bestiary"
+        self.power: tuple[Effect | None, ...] = tuple(None if simpler else c.power_effect for c in cards)
         self.in_play = tuple(i for i, t in enumerate(self.ctype)
                              if t == CREATURE or not (grandma or (t == REACTION and not options.reactions)))
-        self.hand_size = GRANDMA_HAND_SIZE if grandma else HAND_SIZE
+        self.hand_size = GRANDMA_HAND_SIZE if simpler else HAND_SIZE
+        if self.hand_size * options.players >= len(self.in_play):
+            raise OptionError(f"cube-creatures: {options.players} hands of {self.hand_size} leave nothing to draw "
+                              f"from a deck of {len(self.in_play)} cards; play with fewer players")
         self.max_redraws = MAX_REDRAWS
         self.powers_in_play = any(p is not None for p in self.power)
         self.reactions_in_play = any(self.ctype[i] == REACTION for i in self.in_play)

@@ -70,7 +70,16 @@ def creature_line(spot: int, creature: JSON) -> str:
     if creature["power"]:
         state = "[dim]used[/dim]" if creature["power_used"] else "ready"
         parts.append(f"power ({state}): {escape(creature['power'])}")
+        if not creature["power_used"] and heals_nothing(creature):
+            parts.append("[dim](heals nothing now: full health)[/dim]")
     return "  ".join(parts)
+
+
+def heals_nothing(creature: JSON) -> bool:
+    """A power that heals only its own creature, which has taken no damage: using it now would waste it."""
+    effect = creature.get("power_effect") or {}
+    return effect.get("keyword") == "heal" and effect.get("target") == "self" \
+        and creature["health_left"] >= creature["max_health"]
 
 
 def render(observation: JSON) -> str:

@@ -104,3 +104,14 @@ class Roll(Action):
 
     def __str__(self) -> str:
         return f"roll {self.pips}"
+
+
+@dataclass(frozen=True, slots=True)
+class TopCard(Action):
+    """Chance: the back of the draw pile's new top card shows whether it is a battle card (LUNGO-12)."""
+
+    index: int
+    battle: bool
+
+    def __str__(self) -> str:
+        return "top battle" if self.battle else "top other"

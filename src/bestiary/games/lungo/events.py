@@ -36,6 +36,11 @@ def pile_refilled() -> Event:
     return Event("refill", "The discard pile becomes the new draw pile.", rules=("LUNGO-58",))
 
 
+def battle_on_top() -> Event:
+    return Event("battle-on-top", "A battle card is on top of the draw pile: battle mode is coming up!",
+                 rules=("LUNGO-12",))
+
+
 def battle_shuffled_back(game: CreaturesOfLungo, player: int, card: int, rules: tuple[str, ...]) -> Event:
     return Event("battle-back", f"{seat(player)} draws {game.names[card]}, a battle card, and shuffles it back.",
                  None, {"player": player}, rules=rules)

@@ -14,7 +14,7 @@ from bestiary.core.cards import CardSet
 from bestiary.core.errors import StateFormatError
 from bestiary.core.registry import register_game
 from bestiary.games.lungo import rules, tensor, view
-from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, Word
+from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
 from bestiary.games.lungo.cards import ELEMENTS, SPECIES, STARTER_CARDS, LungoCard, Requirement, load_lungo_cards
 from bestiary.games.lungo.heuristic import LungoHeuristic
 from bestiary.games.lungo.state import LungoState
@@ -27,8 +27,9 @@ class LungoOptions(GameOptions):
     first_player: int = Field(0, ge=0, description="seat of the first player (LUNGO-29)")
     turn_limit: int = Field(120, ge=1, le=100_000,
                             description="turns in all before an undecided game ends (LUNGO-59)")
-    token_moment: Literal["round", "turn"] = Field(
-        "round", description="when everyone may take a token off-turn: after every round or every turn (LUNGO-61)")
+    token_moment: Literal["eligible", "round", "turn"] = Field(
+        "eligible", description="when everyone may take a token off-turn: 'eligible', the moment a player's goal is "
+        "met (the book's 'at any time'); 'round' or 'turn', after every round or every turn (LUNGO-56, LUNGO-61)")
     reaction_mean: float = Field(0.55, gt=0, le=10,
                                  description="seconds a computer player takes on average to react in a race "
                                              "(LUNGO-62)")
@@ -41,6 +42,9 @@ class LungoOptions(GameOptions):
     response_windows: Literal["every-card-holder", "answerers"] = Field(
         "every-card-holder", description="'every-card-holder': a card aimed at a player holding any card gives them "
         "a window, so it tells nobody whether they hold a response card; 'answerers': only a player holding one")
+    battle_backs: Literal["shown", "hidden"] = Field(
+        "shown", description="'shown': everyone sees whether the draw pile's top card is a battle card (LUNGO-12); "
+        "'hidden': nobody does, and each draw is a single chance node (fewer steps for simulations)")
     cards: str | None = Field(None, description="path to a card file (default: the starter set)")
 
     @model_validator(mode="after")
@@ -78,8 +82,10 @@ class CreaturesOfLungo(Game):
         self.turn_limit = options.turn_limit
         self.first_player = options.first_player
         self.token_moment_every_turn = options.token_moment == "turn"
+        self.token_moment_when_eligible = options.token_moment == "eligible"
         self.answerers_only = options.response_windows == "answerers"
         self.discreet_grabs = options.token_grab == "discreet"
+        self.battle_backs_shown = options.battle_backs == "shown"
         # Small integer-indexed tables the rules read on every step.
         self.kinds = tuple(c.kind for c in self.cards)
         self.names = tuple(c.name for c in self.cards)
@@ -118,6 +124,8 @@ class CreaturesOfLungo(Game):
         self.pick_actions = tuple(PickCard(count + i, card_id) for i, card_id in enumerate(self.ids))
         self.goal_actions = tuple(DealGoal(2 * count + g, goal_id) for g, goal_id in enumerate(self.goal_ids))
         self.roll_actions = tuple(Roll(2 * count + len(self.goal_ids) + k, k + 1) for k in range(6))
+        tops = 2 * count + len(self.goal_ids) + len(self.roll_actions)
+        self.top_actions = (TopCard(tops, False), TopCard(tops + 1, True))  # by whether the top is a battle card
         # per pile size, each card's draw with its probability (draw_outcomes)
         self.draw_rows: dict[int, tuple[tuple[Action, float], ...]] = {}
         self._heuristic: LungoHeuristic | None = None
@@ -128,7 +136,7 @@ class CreaturesOfLungo(Game):
                 self.done, self.pass_, self.swat, self.grab, self.end_turn)
 
     def chance_outcome_table(self) -> tuple[Action, ...]:
-        return (*self.draw_actions, *self.pick_actions, *self.goal_actions, *self.roll_actions)
+        return (*self.draw_actions, *self.pick_actions, *self.goal_actions, *self.roll_actions, *self.top_actions)
 
     def draw_outcomes(self, pile_size: int) -> tuple[tuple[Action, float], ...]:
         """Each card's draw paired with probability 1 / pile_size, by card; made once per pile size, as

@@ -31,10 +31,15 @@ PHASES = (SETUP, TURN_DRAW, PLAY, TARGET, RESPONSE, CHOOSE, FIGHT, DICE, SWAT_PL
 RACE_PHASES = frozenset({SWAT_RACE, TOKEN_MOMENT, TOKEN_RACE})
 SIMULTANEOUS_PHASES = RACE_PHASES | {CHOOSE}
 SELF_ADVANCING = frozenset({SETUP, TURN_DRAW, FIGHT, DICE, WINNINGS_DRAW})  # phases that move on once no job is due
+# LUNGO-56: the phases whose one decider is offered a grab among their actions, and in which a token moment
+# opens for the others when their goals are met (option token_moment="eligible")
+OFFERING_PHASES = frozenset({PLAY, TARGET, RESPONSE})
+TURN_ENDS = "turn-ends"  # a token moment's `resume` when it came in as a turn ended
 
 # Pending chance jobs: (kind, player, other player or 0).
-GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL = range(8)
-JOB_NAMES = ("goal", "deal", "draw", "turn-draw", "steal", "discard", "swat", "roll")
+GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL, TOP = range(9)
+JOB_NAMES = ("goal", "deal", "draw", "turn-draw", "steal", "discard", "swat", "roll", "top")
+UNSEEN, OTHER, BATTLE = -1, 0, 1  # the back of the draw pile's top card (LUNGO-12): not yet shown, or what it shows
 DRAW_JOBS = frozenset({DEAL, DRAW, TURN_DRAW_JOB})  # the jobs that take a card from the draw pile
 
 # The rules by which a card is drawn into a hand, by the job that draws it.
@@ -62,6 +67,7 @@ def refill_pile(state: LungoState) -> None:
     if not state.pile and state.discard:
         state.pile = sorted(state.discard)  # the pile is kept sorted: draws are uniform, order means nothing
         state.discard = []
+        state.top = UNSEEN
         state._log_later(events.pile_refilled)
 
 
@@ -74,6 +80,8 @@ def job_possible(state: LungoState, job: tuple[int, int, int]) -> bool:
             return bool(state.pile)
         battle = state.game.is_battle
         return any(not battle[c] for c in state.pile)  # otherwise the redraws never end
+    if kind == TOP:
+        return bool(state.pile)
     if kind in (STEAL, DISCARD):
         return bool(state.hands[other if kind == STEAL else player])
     if kind == SWAT:
@@ -86,8 +94,12 @@ def job_possible(state: LungoState, job: tuple[int, int, int]) -> bool:
 def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
     """A card drawn into a hand by a deal, a turn draw or an effect (LUNGO-25, LUNGO-27, LUNGO-28, LUNGO-66)."""
     game = state.game
+    if game.is_battle[card] and job == DRAW and state.phase == PLAY:
+        forage_battle(state, player, card)
+        return
     if game.is_battle[card]:
         insort(state.pile, card)  # shuffled back: the next draw is uniform over the pile again
+        state.top = UNSEEN
         state._log_later(events.battle_shuffled_back, game, player, card,
                          ("LUNGO-25",) if job == DEAL else ("LUNGO-66",))
         state.jobs.insert(0, (job, player, 0))
@@ -110,13 +122,41 @@ def apply_draw(state: LungoState, card: int) -> None:
     at = bisect_left(pile, card)
     if at == len(pile) or pile[at] != card:
         raise ValueError(f"{state.game.ids[card]} is not in the draw pile")
+    if state.top != UNSEEN and state.game.is_battle[card] != state.top:
+        raise ValueError(f"{state.game.ids[card]} does not match the back of the top card (LUNGO-12)")
     del pile[at]
+    state.top = UNSEEN  # LUNGO-12: the next card's back shows
     if kind == TURN_DRAW_JOB:
         turn_draw(state, player, card)
     elif kind == SWAT:  # from the draw pile once the hand is empty (LUNGO-52)
         place_on_central_pile(state, player, card)
     else:
         take_into_hand(state, player, card, kind)
+
+
+def show_top(state: LungoState, battle: bool) -> None:
+    # LUNGO-12: "Battle cards will be visible to all players when face down": the new top card's back shows
+    # everyone whether it is a battle card, never which card it is.
+    state.jobs.pop(0)
+    state.top = BATTLE if battle else OTHER
+    if battle:
+        state._log_later(events.battle_on_top)
+
+
+def show_back(state: LungoState) -> bool:
+    """LUNGO-12: a new top card shows its back before the next draw and before the next decision (a chance
+    node, TOP, put first); whether it was due."""
+    if state.top != UNSEEN or not state.pile or not state.game.battle_backs_shown:
+        return False
+    state.jobs.insert(0, (TOP, 0, 0))
+    return True
+
+
+def top_odds(state: LungoState) -> tuple[float, float]:
+    """LUNGO-12, LUNGO-58: the chances that the top card's back shows a card other than a battle card, and a
+    battle card: their shares of the (unordered) draw pile."""
+    battles = sum(map(state.game.is_battle.__getitem__, state.pile))
+    return 1.0 - battles / len(state.pile), battles / len(state.pile)
 
 
 def turn_draw(state: LungoState, player: int, card: int) -> None:
@@ -126,6 +166,13 @@ def turn_draw(state: LungoState, player: int, card: int) -> None:
         return
     take_into_hand(state, player, card, TURN_DRAW_JOB)
     state.phase = PLAY
+
+
+def forage_battle(state: LungoState, player: int, card: int) -> None:
+    # LUNGO-35, LUNGO-66: a battle card drawn by an action card in your turn is played at once, not held;
+    # the battle counts as your turn, so the card's draws still to come are not made.
+    state.jobs = [job for job in state.jobs if job[0] != DRAW]
+    start_battle(state, player, card)
 
 
 def apply_pick(state: LungoState, card: int) -> None:
@@ -243,8 +290,15 @@ def resolve_pending(state: LungoState, player: int, target: int) -> None:
 
 def end_turn(state: LungoState) -> None:
     # LUNGO-61: a token moment closes every round (before the first player's turn comes round again),
-    # or every turn with the option token_moment="turn".
+    # or every turn with the option token_moment="turn"; LUNGO-56 (token_moment="eligible", the default):
+    # a moment opens only when a player's goal has just been met, and a round's end shows a discreet grab.
     game = state.game
+    if game.token_moment_when_eligible:
+        if state.unnoticed >= 0 and left_of(state, state.active) == game.first_player:
+            notice_missing_token(state, -1)
+        elif not offer_token_when_eligible(state, -1, TURN_ENDS):
+            next_turn(state)
+        return
     if game.token_moment_every_turn or left_of(state, state.active) == game.first_player:
         if state.unnoticed >= 0:  # LUNGO-57: at the token moment everyone looks at the tokens
             notice_missing_token(state, -1)
@@ -709,9 +763,35 @@ def undo_unnoticed_grab(state: LungoState) -> None:
     state.unnoticed = -1
 
 
+def offer_token_when_eligible(state: LungoState, decider: int, resume: str) -> bool:
+    """LUNGO-56 (option token_moment="eligible"): "at any time": when a player's goal has just been met and
+    they are not the one deciding now (who is offered the grab among their own actions), a token moment opens
+    at once, a race in which everyone is asked, so that it shows nobody whose goal it is. `resume` is the phase
+    to go back to when everyone has passed (TURN_ENDS: the turn passes on). Whether it opened."""
+    offered = state.offered
+    newly = False
+    for player in range(state.game.num_players):
+        if not may_take_token(state, player):
+            offered[player] = False
+        elif not offered[player]:
+            offered[player] = True
+            newly = newly or player != decider
+    if not newly:
+        return False
+    state.resume = resume
+    state.phase = TOKEN_MOMENT
+    state.passed = [False] * state.game.num_players
+    return True
+
+
 def pass_token_moment(state: LungoState, player: int) -> None:
     state.passed[player] = True
     if all(state.passed):
+        if state.resume and state.resume != TURN_ENDS:
+            state.phase = state.resume  # LUNGO-56: the game goes on where the moment came in
+            state.resume = ""
+            return
+        state.resume = ""
         next_turn(state)
 
 
@@ -723,9 +803,16 @@ def settle(state: LungoState) -> None:
             if state.jobs.pop(0)[0] == SWAT:
                 missed_placement(state)
         if state.jobs:
+            kind, player, _ = state.jobs[0]
+            if kind in DRAW_JOBS or (kind == SWAT and not state.hands[player]):
+                show_back(state)
             return
         phase = state.phase
         if phase not in SELF_ADVANCING:
+            if show_back(state):
+                return
+            if phase in OFFERING_PHASES and state.game.token_moment_when_eligible:
+                offer_token_when_eligible(state, state.target if phase == RESPONSE else state.active, phase)
             return
         if phase == SETUP:
             start_turn(state)

@@ -14,7 +14,7 @@ from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, Stat
 from bestiary.core.errors import StateFormatError
 from bestiary.core.state_format import card_indices
 from bestiary.games.lungo import events, rules, tensor
-from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, Word
+from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
 from bestiary.games.lungo.view import card_view
 
 if TYPE_CHECKING:
@@ -43,6 +43,7 @@ class LungoState(State):
         self.active = game.options.first_player
         self.turns = 0
         self.pile: list[int] = list(range(len(game.cards)))  # LUNGO-23, LUNGO-58: unordered
+        self.top = rules.UNSEEN  # LUNGO-12: what the top card's back shows
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.goals: list[int] = [-1] * n
@@ -53,6 +54,8 @@ class LungoState(State):
         self.unnoticed = -1  # the first taker, while a discreet grab goes unnoticed (LUNGO-57)
         self.loser = -1
         self.passed: list[bool] = [False] * n
+        self.offered: list[bool] = [False] * n  # LUNGO-56: eligible players already offered a grab
+        self.resume = ""  # the phase a token moment that came in at once goes back to (LUNGO-56)
         self.jobs: list[tuple[int, int, int]] = []
         self.pending = -1  # the card being played
         self.target = -1
@@ -203,22 +206,34 @@ class LungoState(State):
         if not jobs:
             return []
         if jobs[0][0] in rules.DRAW_JOBS:  # the commonest: a draw lists the whole pile (LUNGO-58)
-            pile = self.pile
+            pile = self.drawable()
             if len(pile) > 1:
                 rows = self.game.draw_rows.get(len(pile)) or self.game.draw_outcomes(len(pile))
                 return list(itemgetter(*pile)(rows))  # the rows picked in one call, not one index each
             return rows_at(self.game.draw_outcomes(len(pile)), pile)
+        if jobs[0][0] == rules.TOP:  # LUNGO-12: the new top card's back
+            other, battle = rules.top_odds(self)
+            tops = self.game.top_actions
+            return [(tops[shown], p) for shown, p in ((0, other), (1, battle)) if p > 0]
         table, pool = self._chance_pool()
-        if pool is self.pile:
+        if table is self.game.draw_actions:
             return rows_at(self.game.draw_outcomes(len(pool)), pool)
         p = 1.0 / len(pool)
         return [(table[c], p) for c in pool]
+
+    def drawable(self) -> list[int]:
+        """The cards of the draw pile the next draw may take: those whose back matches the top card's (LUNGO-12),
+        or the whole pile while no back is shown (option battle_backs="hidden")."""
+        if self.top == rules.UNSEEN:
+            return self.pile
+        battle, shown = self.game.is_battle, self.top
+        return [c for c in self.pile if battle[c] == shown]
 
     def _sample_chance_outcome(self, rng: random.Random) -> Action:
         jobs = self.jobs
         if jobs and jobs[0][0] in rules.DRAW_JOBS and self.pile:
             # LUNGO-58: every card of the pile is as likely to come; one is drawn without listing them all
-            pile = self.pile
+            pile = self.drawable()
             return self.game.draw_actions[pile[rng.randrange(len(pile))]]
         return super()._sample_chance_outcome(rng)
 
@@ -228,14 +243,16 @@ class LungoState(State):
         kind, player, other = self.jobs[0]
         game = self.game
         if kind in rules.DRAW_JOBS:
-            return game.draw_actions, self.pile
+            return game.draw_actions, self.drawable()
+        if kind == rules.TOP:
+            return game.top_actions, [shown for shown, p in enumerate(rules.top_odds(self)) if p > 0]
         if kind == rules.GOAL:
             return game.goal_actions, self.spare_goals
         if kind == rules.ROLL:
             return game.roll_actions, range(len(game.roll_actions))
         if kind in (rules.STEAL, rules.DISCARD) or (kind == rules.SWAT and self.hands[player]):
             return game.pick_actions, sorted(self.hands[other if kind == rules.STEAL else player])
-        return game.draw_actions, self.pile  # a swat from the draw pile once the hand is empty (LUNGO-52)
+        return game.draw_actions, self.drawable()  # a swat from the draw pile once the hand is empty (LUNGO-52)
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
         # A look-up by index, not a scan of the list: a draw has as many outcomes as the pile has cards.
@@ -244,7 +261,7 @@ class LungoState(State):
             return False
         if jobs[0][0] in rules.DRAW_JOBS:  # the commonest: a card of the pile
             table: Sequence[Action] = self.game.draw_actions
-            pool: Sequence[int] = self.pile
+            pool: Sequence[int] = self.drawable()
         else:
             table, pool = self._chance_pool()
         position = outcome.index - table[0].index
@@ -282,6 +299,8 @@ class LungoState(State):
             self._deal_goal(game.goal_index[action.goal])
         elif type(action) is Boost:
             rules.boost(self, player, game.index_of[action.card])
+        elif type(action) is TopCard:
+            rules.show_top(self, action.battle)
         rules.settle(self)
 
     def _deal_goal(self, goal: int) -> None:
@@ -344,6 +363,8 @@ class LungoState(State):
             "decision": self.decision_kind(), "to_act": self.players_to_act(),
             "active_player": self.active, "turn": self.turns, "turn_limit": game.options.turn_limit,
             "draw_pile": len(self.pile),
+            # LUNGO-12: whether the top card's back shows a battle card (None: no back shown)
+            "battle_on_top": None if self.top == rules.UNSEEN else self.top == rules.BATTLE,
             "discard": [card_view(game, c) for c in self.discard],
             "hand_sizes": [len(h) for h in self.hands],
             "hand": None if player is None else [card_view(game, c) for c in sorted(self.hands[player])],
@@ -378,7 +399,10 @@ class LungoState(State):
         n = self.game.num_players
         hidden_choices = self.phase == rules.CHOOSE
         others = [p for p in range(n) if p != player]
-        pool = list(self.pile)
+        # Battle cards are never held, so they stay in the pile, which keeps the top card's back true (LUNGO-12).
+        battle = self.game.is_battle
+        kept = [c for c in self.pile if battle[c]]
+        pool = [c for c in self.pile if not battle[c]]
         for p in others:
             pool += self.hands[p]
             if hidden_choices:
@@ -390,13 +414,15 @@ class LungoState(State):
             if hidden_choices:
                 size = len(self.choices[p])
                 other.choices[p], pool = pool[:size], pool[size:]
-        other.pile = sorted(pool)
+        other.pile = sorted(pool + kept)
         goals = [self.goals[p] for p in others if self.goals[p] >= 0] + self.spare_goals
         rng.shuffle(goals)
         for p in others:
             if self.goals[p] >= 0:
                 other.goals[p] = goals.pop()
         other.spare_goals = sorted(goals)
+        for p in others:  # LUNGO-56: whether a grab was offered tells whose goal is met; as the sample has it
+            other.offered[p] = rules.may_take_token(other, p)
         if other.unnoticed >= 0 and other.unnoticed != player:
             rules.undo_unnoticed_grab(other)  # a grab `player` has not noticed may not have happened
         return other
@@ -407,6 +433,7 @@ class LungoState(State):
         other.active = self.active
         other.turns = self.turns
         other.pile = self.pile.copy()
+        other.top = self.top
         other.discard = self.discard.copy()
         other.hands = [h.copy() for h in self.hands]
         other.goals = self.goals.copy()
@@ -417,6 +444,8 @@ class LungoState(State):
         other.unnoticed = self.unnoticed
         other.loser = self.loser
         other.passed = self.passed.copy()
+        other.offered = self.offered.copy()
+        other.resume = self.resume
         other.jobs = self.jobs.copy()
         other.pending = self.pending
         other.target = self.target
@@ -444,12 +473,13 @@ class LungoState(State):
         return {
             "phase": self.phase, **{key: getattr(self, key) for key in INT_FIELDS},
             **{key: None if getattr(self, key) < 0 else ids[getattr(self, key)] for key in CARD_FIELDS},
-            "pile": cards(self.pile), "discard": cards(self.discard),
+            "pile": cards(self.pile), "top": self.top, "discard": cards(self.discard),
             "hands": [cards(h) for h in self.hands],
             "goals": [None if g < 0 else goal_ids[g] for g in self.goals],
             "spare_goals": sorted(goal_ids[g] for g in self.spare_goals),
             "in_front": [cards(f) for f in self.afflictions],
             "takers": list(self.takers), "unnoticed": self.unnoticed, "passed": list(self.passed),
+            "offered": list(self.offered), "resume": self.resume,
             "jobs": [[rules.JOB_NAMES[k], p, o] for k, p, o in self.jobs],
             "choices": [cards(c) for c in self.choices], "chosen": list(self.chosen),
             "order": list(self.order), "rolls": list(self.rolls), "rollers": list(self.rollers),
@@ -474,6 +504,13 @@ class LungoState(State):
                 raise StateFormatError(f"'{key}' must be a seat below {n}")
         seen: set[int] = set()
         state.pile = sorted(card_indices(game.index_of, raw["pile"], "pile", seen))
+        state.top = raw.get("top", rules.UNSEEN)
+        if state.top not in (rules.UNSEEN, rules.OTHER, rules.BATTLE):
+            raise StateFormatError("'top' must be -1 (no back shown), 0 (the top card is no battle card) or 1 (a "
+                                   f"battle card), not {state.top!r}")
+        if state.top != rules.UNSEEN and not state.drawable():
+            raise StateFormatError(f"'top' says the top card is {'a' if state.top else 'no'} battle card, but the "
+                                   "draw pile holds none such")
         state.discard = card_indices(game.index_of, raw["discard"], "discard", seen)
         def cards(ids: Any, where: str) -> list[int]:
             return card_indices(game.index_of, ids, where, seen)
@@ -494,6 +531,13 @@ class LungoState(State):
         state.takers = [_seat(p, n, "takers") for p in raw["takers"]]
         state.unnoticed = -1 if raw.get("unnoticed", -1) == -1 else _seat(raw["unnoticed"], n, "unnoticed")
         state.passed = [bool(b) for b in _list(raw, "passed", n)]
+        state.offered = [bool(b) for b in raw["offered"]] if "offered" in raw else [False] * n
+        if len(state.offered) != n:
+            raise StateFormatError(f"'offered' must be a list of {n} entries, one per player")
+        state.resume = raw.get("resume", "")
+        if state.resume not in ("", rules.TURN_ENDS, *rules.OFFERING_PHASES):
+            raise StateFormatError(f"'resume' must be empty, {rules.TURN_ENDS!r} or one of "
+                                   f"{', '.join(sorted(rules.OFFERING_PHASES))}, not {state.resume!r}")
         state.chosen = [bool(b) for b in _list(raw, "chosen", n)]
         state.in_swat = [bool(b) for b in _list(raw, "in_swat", n)]
         state.rolls = [int(r) for r in _list(raw, "rolls", n)]

@@ -49,7 +49,7 @@ def card_count(game: CreaturesOfLungo) -> int:
 
 def field_sizes(game: CreaturesOfLungo) -> list[tuple[str, int]]:
     players, cards = game.num_players, card_count(game)
-    return [("phase", len(PHASES)), ("progress", 3), ("goal", len(game.goal_cards) + 1),
+    return [("phase", len(PHASES)), ("progress", 4), ("goal", len(game.goal_cards) + 1),
             ("seat_roles", len(SEAT_ROLES) * players), ("seat_numbers", len(SEAT_NUMBERS) * players),
             ("card_places", cards * (len(SHARED_CARD_PLACES) + 2 * players))]
 
@@ -79,7 +79,8 @@ def encode(game: CreaturesOfLungo, observation: JSON, viewer: int) -> np.ndarray
     o = observation
     battle = o["battle"]
     fields["phase"][PHASES.index(o["phase"])] = 1.0
-    fields["progress"][:] = (o["turn"] / o["turn_limit"], o["draw_pile"] / cards, o["tokens_left"] / (players - 1))
+    fields["progress"][:] = (o["turn"] / o["turn_limit"], o["draw_pile"] / cards, o["tokens_left"] / (players - 1),
+                             float(bool(o["battle_on_top"])))  # LUNGO-12
     if o["goal"] is not None:
         fields["goal"][game.goal_index[o["goal"]["id"]]] = 1.0
     fields["goal"][-1] = float(bool(o["goal_met"]))
@@ -168,6 +169,8 @@ def observe(state: LungoState, viewer: int) -> np.ndarray:
     o[at] = state.turns / t.turn_limit
     o[at + 1] = len(state.pile) / t.cards
     o[at + 2] = state.tokens / (players - 1)
+    if state.top == rules.BATTLE:  # LUNGO-12: the top card's back
+        o[at + 3] = 1.0
     goal = state.goals[viewer]
     if goal >= 0:
         o[t.goal[goal]] = 1.0

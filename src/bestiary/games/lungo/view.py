@@ -161,7 +161,10 @@ def render(observation: JSON) -> str:
     o = observation
     lines = [f"[bold]Creatures of Lungo[/bold] - turn {o['turn']} of at most {o['turn_limit']}, "
              f"P{o['active_player'] + 1} to play; {PHASE_TEXT.get(o['phase'], o['phase'])}"]
-    lines.append(f"Draw pile {o['draw_pile']}, discard {len(o['discard'])}"
+    lines.append(f"Draw pile {o['draw_pile']}"
+                 # LUNGO-12: the top card's back shows whether a battle is coming
+                 + (" [bold red](a battle card is on top)[/bold red]" if o.get("battle_on_top") else "")
+                 + f", discard {len(o['discard'])}"
                  + (f" (top: {escape(o['discard'][-1]['name'])})" if o["discard"] else "")
                  + f"; tokens left {o['tokens_left']}")
     for player, size in enumerate(o["hand_sizes"]):

@@ -113,6 +113,8 @@ export function render(board, ctx) {
   const o = view.observation;
   const placed = new Set();
   const top = o.discard.length ? ` · discard top: ${o.discard[o.discard.length - 1].name}` : "";
+  // LUNGO-12: the top card's back shows everyone whether a battle is coming
+  const battleBack = o.battle_on_top ? el("strong", { class: "lg-battle-back" }, " · a battle card is on top") : null;
   const pending = o.pending_card ? el("div", { class: "lg-pending" }, el("strong", {}, "Being played"),
     o.target !== null ? ` at ${ctx.seatName(o.target)}` : "", ": ", cardFace(ctx, o.pending_card)) : null;
   // the races come first (the swat pile, then the tokens), above the plain moves such as pass
@@ -120,6 +122,6 @@ export function render(board, ctx) {
   board.append(...[
     el("div", { class: "lg-header" },
       el("h2", {}, `Turn ${o.turn} of at most ${o.turn_limit}`), headerTurn(ctx),
-      el("span", { class: "muted" }, `${PHASE_TEXT[o.phase] ?? o.phase} · draw pile ${o.draw_pile}${top}`)),
+      el("span", { class: "muted" }, `${PHASE_TEXT[o.phase] ?? o.phase} · draw pile ${o.draw_pile}`, battleBack, top)),
     sections[0], sections[1], ...sections.slice(2, 4), dock(ctx, otherMoves(ctx, placed), sections[4])].filter(Boolean));
 }

@@ -146,7 +146,10 @@ function boardSvg(o, ctx, placed, info) {
   const x = (column) => (flipped ? width - 1 - column : column) * TILE + TILE;
   const y = (row) => (flipped ? row - 1 : length - row) * TILE;
   const { onTile, origins } = tileActions(ctx.view.legal_actions, selected, kingTile(o, ctx.me));
-  const at = new Map(o.pieces.filter((p) => p.where === "board" || p.where === "dropped").map((p) => [p.tile, p]));
+  // a standing piece hides a dropped item under it (CRITS-36), which then shows as a badge on the piece
+  const dropped = new Set(o.pieces.filter((p) => p.where === "dropped").map((p) => p.tile));
+  const at = new Map([...o.pieces.filter((p) => p.where === "dropped"), ...o.pieces.filter((p) => p.where === "board")]
+    .map((p) => [p.tile, p]));
   const marks = fightMarks(o);
   const pieceNames = pieceLabels(o);
   const crowns = new Map(o.crowns.map((tile, side) => [tile, side]).filter(([tile]) => tile));
@@ -168,7 +171,7 @@ function boardSvg(o, ctx, placed, info) {
       if (crowns.has(tile)) {
         tiles.push(svg("text", { x: x(column) + TILE / 2, y: y(row) + TILE * 0.72, class: "cr-crown", "pointer-events": "none" }, "♛"));
       }
-      if (piece) tiles.push(pieceMark(o, piece, x(column), y(row), pieceNames, marks));
+      if (piece) tiles.push(pieceMark(o, piece, x(column), y(row), pieceNames, marks, dropped.has(tile)));
     }
   }
   const labels = [];
@@ -189,7 +192,7 @@ function boardSvg(o, ctx, placed, info) {
 // a solid border, P2 a square one with a dashed border); the King wears a crown mark; the attacker, the
 // defender and the piece that moved last carry a badge.
 const BADGES = { attacker: "⚔", defender: "◎" };
-function pieceMark(o, piece, left, top, labels, marks) {
+function pieceMark(o, piece, left, top, labels, marks, itemUnder = false) {
   const centre = [left + TILE / 2, top + TILE / 2];
   if (piece.where === "dropped") {
     const half = TILE / 2 - 7;
@@ -209,7 +212,9 @@ function pieceMark(o, piece, left, top, labels, marks) {
   svg("text", { x: centre[0], y: centre[1] + 4, class: label.length > 2 ? "cr-long" : null }, label),
   king ? svg("text", { x: left + TILE - 5, y: top + 9, class: "cr-king-mark" }, "♛") : null,
   mark ? svg("text", { x: left + 5, y: top + 9, class: "cr-badge" }, BADGES[mark]) : null,
-  last ? svg("circle", { cx: left + TILE - 5, cy: top + TILE - 5, r: 3, class: "cr-last-dot" }) : null);
+  last ? svg("circle", { cx: left + TILE - 5, cy: top + TILE - 5, r: 3, class: "cr-last-dot" }) : null,
+  piece.where === "board" && itemUnder ? svg("polygon", { class: "cr-item-under", fill: "#c99a06", stroke: "#1f2a24",
+    points: [[0, -5], [5, 0], [0, 5], [-5, 0]].map(([dx, dy]) => `${left + 6 + dx},${top + TILE - 6 + dy}`).join(" ") }) : null);
 }
 
 // "deploy wraith" reads "Deploy Wraith": the card named as the card list spells it
@@ -320,6 +325,6 @@ export function render(board, ctx) {
     el("div", { class: "cr-board-wrap" }, boardImage),
     el("div", { class: "cr-aside" }, info, combat(o, ctx), sides(o, ctx),
         el("p", { class: "muted cr-legend" }, "● round, solid border: P1 · ■ square, dashed border: P2 · ♛ in a corner: the King, on a tile: a fallen crown · ",
-          "⚔ the attacker · ◎ the defender · a dot and outlined tiles: the last move · i: a dropped item · red lines: the start zones. ",
+          "⚔ the attacker · ◎ the defender · a dot and outlined tiles: the last move · i: a dropped item (a small diamond on a piece: lying under it) · red lines: the start zones. ",
           "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown."))].filter(Boolean)));
 }
