@@ -127,15 +127,18 @@ function renderSeats() {
     const item = el("li", { class: [info.seat === seat ? "me" : "", turn.toAct.includes(info.seat) ? "to-act" : ""].join(" "),
       "data-seat": info.seat },
     el("span", { class: "seat-name", title: label }, label, info.seat === seat ? " (you)" : ""), presenceBadge(info));
-    if (!info.taken && seat === null && room.status === "waiting") {
-      item.append(el("button", { type: "button", onclick: () => join(info.seat) }, "Take this seat"));
-    }
     if (seated && info.seat !== seat && info.presence === "away" && room.status === "playing") {
       item.append(el("button", { type: "button", class: "secondary hand-over", onclick: () => handOver(info.seat) }, "Hand to computer now"));
     }
     return item;
   }));
-  document.getElementById("join").hidden = !(seat === null && room.status === "waiting");
+  // an invited friend's way in sits at the top of the page, above the table (on a phone, the board is long)
+  const open = room.seats.filter((info) => !info.taken && info.kind !== "bot");
+  const joining = seat === null && room.status === "waiting" && open.length > 0;
+  document.getElementById("join").hidden = !joining;
+  document.getElementById("join-seats").replaceChildren(...(joining ? open : []).map((info) =>
+    el("button", { type: "button", "data-join": info.seat, onclick: () => join(info.seat) },
+      open.length > 1 ? `Take this seat (P${info.seat + 1})` : "Take this seat")));
   document.getElementById("leave").hidden = seat === null || room.status === "finished";
   document.getElementById("rematch").hidden = room.status !== "finished" || seat === null;
   const replayLink = document.getElementById("replay-link");
@@ -203,10 +206,31 @@ function render() {
   if (seat !== null && token !== null) saveSeat(code, seat, token, room.title);
   renderTurn();
   renderSeats();
+  const focused = focusKey(document.activeElement);
   board.replaceChildren();
   board.dataset.version = view.version;  // lets a test (or a person with dev tools) see each update
   gameModule.render(board, context());
   renderActions();
+  restoreFocus(focused);
+}
+
+// Each update redraws the table; a keyboard player's focus stays where it was (the same tile or move), or on
+// the table, never thrown back to the top of the page.
+function focusKey(element) {
+  if (!element || !(board.contains(element) || document.getElementById("actions").contains(element))) return null;
+  if (element.dataset?.tile) return `[data-tile="${element.dataset.tile}"]`;
+  if (element.dataset?.action) return `[data-action="${CSS.escape(element.dataset.action)}"]`;
+  return "#board";
+}
+
+function restoreFocus(key) {
+  if (key === null) return;
+  const again = document.querySelector(`#board ${key}, #actions ${key}`);
+  if (again && !again.disabled) {
+    again.focus();
+    return;
+  }
+  (board.querySelector("[data-tile][tabindex='0'], [data-action]:enabled, button:enabled") ?? board).focus();
 }
 
 function receive(message) {
@@ -254,6 +278,7 @@ function connect() {
     turnBanner.textContent = "Connection lost; reconnecting…";
     turnBanner.classList.remove("mine");  // nothing can be played until the page is connected again
     turnBanner.dataset.kind = "offline";
+    for (const header of board.querySelectorAll("[data-header-turn]")) header.textContent = "Not connected: reconnecting…";
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 8000);
   });
@@ -332,17 +357,25 @@ let decisions = [0];
 let shownIndex = 0;
 let autoplay = null;
 
+let wantedIndex = 0;  // the step asked for last: arrow keys pressed back to back add up while a fetch is under way
+let requests = 0;
+
 async function showDecision(index) {
+  wantedIndex = Math.max(0, decisions.length > 1 ? Math.min(index, decisions.length - 1) : index);
+  const request = ++requests;
   try {
     const first = await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=0`, { token });
     decisions = first.decisions.length ? first.decisions : [0];
     const clamped = Math.max(0, Math.min(index, decisions.length - 1));
     const shown = clamped === 0 && decisions[0] === 0 ? first
       : await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=${decisions[clamped]}`, { token });
+    if (request !== requests) return;  // a later key asked for another step: that one is drawn
+    wantedIndex = clamped;
     shownIndex = clamped;
     const last = decisions.length - 1;
     const atEnd = clamped === last;
     room = await api(`/api/rooms/${encodeURIComponent(code)}`);
+    if (request !== requests) return;
     replayAtEnd = atEnd;
     view = { ...view, observation: shown.observation, legal_actions: [], to_act: [], window: null };
     board.replaceChildren();
@@ -385,8 +418,8 @@ function startReplay() {
   document.getElementById("speed").addEventListener("change", () => { if (autoplay) { toggleAutoplay(); toggleAutoplay(); } });
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
-    if (event.key === "ArrowLeft") showDecision(shownIndex - 1);
-    else if (event.key === "ArrowRight") showDecision(shownIndex + 1);
+    if (event.key === "ArrowLeft") showDecision(wantedIndex - 1);
+    else if (event.key === "ArrowRight") showDecision(wantedIndex + 1);
     else return;
     event.preventDefault();
   });
