@@ -237,3 +237,82 @@ def test_replay_arrow_keys_pressed_back_to_back_each_move_a_step(browser: playwr
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#step:has-text('decision 1 of')")
     context.close()
+
+
+RACE_WATCH = """() => {
+    window.racesSeen = [];
+    const board = document.getElementById('board');
+    new MutationObserver(() => {
+        const control = board.querySelector('.lg-swat, .lg-grab');
+        if (!control || !document.getElementById('turn').textContent.startsWith('Race')) return;
+        const box = control.getBoundingClientRect();
+        window.racesSeen.push({ top: box.top, bottom: box.bottom, height: innerHeight,
+            covered: document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) !== control
+                && !control.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)) });
+    }).observe(board, { attributes: true, attributeFilter: ['data-version'] });
+}"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_lungo_race_controls_are_on_screen_the_moment_a_race_opens(browser: playwright_api.Browser, base_url: str,
+                                                                   size: str) -> None:
+    viewport = DESKTOP if size == "desktop" else PHONE
+    context = browser.new_context(viewport=viewport, is_mobile=size == "phone", has_touch=size == "phone")
+    page = context.new_page()
+    new_room(page, base_url, "creatures-of-lungo", ["human", "bot:random", "bot:random", "bot:random"], "Ada")
+    page.evaluate(RACE_WATCH)
+    for _ in range(400):
+        if len(page.evaluate("() => window.racesSeen")) >= 2 or "Game over" in page.inner_text("#turn"):
+            break
+        if page.locator("#board.racing").count():  # the race is open: look at it before taking part
+            page.screenshot(path=f"/tmp/shots/lungo-race-{size}.png")
+        buttons = page.locator("[data-action]:enabled")
+        if buttons.count():
+            before = version(page)
+            try:
+                buttons.first.click(timeout=2000)
+                wait_new_version(page, before)
+            except playwright_api.Error:
+                pass
+        else:
+            page.wait_for_timeout(50)
+    races = page.evaluate("() => window.racesSeen")
+    assert races, "no race opened"
+    for race in races:
+        assert race["top"] >= 0 and race["bottom"] <= race["height"] and not race["covered"], race
+    context.close()
+
+
+def test_the_log_says_when_a_computer_took_a_seat(browser: playwright_api.Browser, base_url: str) -> None:
+    host_context, friend_context = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=PHONE)
+    host, friend = host_context.new_page(), friend_context.new_page()
+    new_room(host, base_url, "critter-capture", ["human", "human"], "Ada")
+    friend.goto(host.input_value("#invite"))
+    friend.fill("#name", "Bo")
+    friend.click("#join button")
+    friend.wait_for_selector("#seats li.me")
+    friend.once("dialog", lambda dialog: dialog.accept())
+    friend.click("#leave")
+    host.wait_for_selector("#log li.notice:has-text('A computer took P2 Bo')")
+    assert "they left the game" in host.inner_text("#log li.notice")
+    host.screenshot(path="/tmp/shots/log-notice-desktop.png")
+    log_box = host.locator("#log li").last.bounding_box()
+    board_box = host.locator("#board").bounding_box()
+    assert log_box and board_box and log_box["y"] + log_box["height"] <= DESKTOP["height"]  # beside the board
+    assert log_box["x"] > board_box["x"] + board_box["width"] - 1
+    host_context.close()
+    friend_context.close()
+
+
+def test_the_newest_log_lines_sit_under_the_banner_on_a_phone(browser: playwright_api.Browser, base_url: str) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    new_room(page, base_url, "critter-capture", ["human", "bot:random"], "Ada")
+    page.wait_for_selector("#turn.mine")
+    newest = page.locator("#log li").last.inner_text()
+    latest = page.locator("#latest li").last
+    assert newest.startswith(latest.inner_text()), (newest, latest.inner_text())
+    turn_box, latest_box = page.locator("#turn").bounding_box(), latest.bounding_box()
+    assert turn_box and latest_box and turn_box["y"] < latest_box["y"] < PHONE["height"] / 3
+    page.screenshot(path="/tmp/shots/latest-phone.png")
+    context.close()

@@ -183,6 +183,12 @@ class ChatLine(BaseModel):
     text: str
 
 
+class Notice(BaseModel):
+    """What happened at the table outside the game's rules: a computer took a seat, a turn clock ran out."""
+    type: Literal["notice"] = "notice"
+    text: str
+
+
 class ErrorMessage(BaseModel):
     type: Literal["error"] = "error"
     error: str = Field(description="illegal, stale, not-your-turn, not-started, bad-message, bad-token, ...")
@@ -194,7 +200,7 @@ class Pong(BaseModel):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Annotated[Welcome | StateMessage | Accepted | ChatLine | ErrorMessage | Pong,
+ServerMessage = Annotated[Welcome | StateMessage | Accepted | ChatLine | Notice | ErrorMessage | Pong,
                           Field(discriminator="type")]
 
 

@@ -183,18 +183,21 @@ class Room:
                 seat.token_hash = None
                 seat.name = None
             elif self.status == "playing":
-                await self.hand_to_bot(seat_number)
+                await self.hand_to_bot(seat_number, why="they left the game")
             self.changed()
 
-    async def hand_to_bot(self, seat_number: int, reclaimable: bool = False) -> None:
+    async def hand_to_bot(self, seat_number: int, reclaimable: bool = False, why: str = "") -> None:
         """A heuristic bot plays the seat to the end. A seat taken from an away player stays reclaimable: its
-        token still opens the seat's view and may `claim` it back; a seat left on purpose loses its token."""
+        token still opens the seat's view and may `claim` it back; a seat left on purpose loses its token.
+        Everyone at the table is told, with `why`."""
         seat = self.seats[seat_number]
         token_hash = seat.token_hash if reclaimable else None
         await self.store(self.hub.store.update_seat, self.code, seat_number, kind="bot", agent="heuristic",
                          token_hash=token_hash)
         seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", token_hash
         self.computers[seat_number] = self.computer(seat)
+        if self.status == "playing":
+            self.notify(f"A computer took {self.seat_label(seat_number)}'s seat{f': {why}' if why else ''}.")
         if reclaimable:
             return
         for connection in self.connections:  # whoever left watches from now on, like any spectator
@@ -206,7 +209,7 @@ class Room:
         """A player at the table hands an away seat to a computer now, without waiting for the grace."""
         async with self.lock:
             seats.check_hand_over(self.seats, self.seat_of(token), seat_number, self.status, self.presence.of)
-            await self.hand_to_bot(seat_number, reclaimable=True)
+            await self.hand_to_bot(seat_number, reclaimable=True, why="handed over while they were away")
             self.changed()
 
     async def away_too_long(self, seat: int, grace: float) -> None:
@@ -218,7 +221,8 @@ class Room:
                     return
                 log.info("room %s: seat %d away for %ss, a computer takes over", self.code, seat, grace)
                 try:
-                    await self.hand_to_bot(seat, reclaimable=self.status == "playing")
+                    await self.hand_to_bot(seat, reclaimable=self.status == "playing",
+                                           why="they were away too long")
                 except ServerError as error:
                     log.warning("room %s: %s; retrying", self.code, error.message)
                 else:
@@ -249,6 +253,14 @@ class Room:
     def disconnected(self, seat_number: int | None) -> None:
         """A seat's last connection closed: hold the seat for the grace period, then hand it to a bot."""
         self.presence.departed(seat_number)
+
+    def seat_label(self, seat_number: int) -> str:
+        name = self.seats[seat_number].name
+        return f"P{seat_number + 1} {name}" if name else f"P{seat_number + 1}"
+
+    def notify(self, text: str) -> None:
+        """A line for every page's log about the table itself (not a move of the game)."""
+        broadcast.to_everyone(self.connections, protocol.Notice(text=text).model_dump(mode="json"))
 
     async def chat(self, token: str | None, text: str) -> None:
         async with self.lock:
@@ -416,6 +428,7 @@ class Room:
     async def turn_ran_out(self, player: int, version: int) -> None:
         """A person's turn clock ran out: the game's heuristic (or a random move) is made for them."""
         if self.status == "playing" and self.version == version and player in self.state.players_to_act():
+            self.notify(f"{self.seat_label(player)}'s turn clock ran out: the computer moved for them.")
             await self.play_for(player, HeuristicAgent(), self.rng.getrandbits(64))
 
     async def play_for(self, player: int, agent: Agent, seed: int) -> None:

@@ -199,6 +199,14 @@ function appendEvents(events, from) {
   for (const event of fresh) logList.append(logLine(event));
   eventsSeen = Math.max(eventsSeen, from + events.length);
   logList.scrollTop = logList.scrollHeight;
+  showLatest();
+}
+
+// The newest log lines, under the banner on a phone (the log itself is far below the board there); the log
+// is what a screen reader hears, so this copy is hidden from it.
+function showLatest() {
+  const lines = [...logList.children].slice(-2).map((line) => el("li", {}, line.firstChild?.textContent ?? line.textContent));
+  document.getElementById("latest").replaceChildren(...lines);
 }
 
 function render() {
@@ -212,6 +220,19 @@ function render() {
   gameModule.render(board, context());
   renderActions();
   restoreFocus(focused);
+  raceInView();
+}
+
+// A race (a swat, a grab) is lost by scrolling: the moment one opens, its control comes into view, and the
+// docked hand steps aside so that nothing covers it.
+function raceInView() {
+  const racing = view.decision_kind === "race" && view.legal_actions.length > 0 && seat !== null && view.to_act.includes(seat);
+  board.classList.toggle("racing", racing);
+  if (!racing) return;
+  const control = board.querySelector(".lg-swat, .lg-grab") ?? board.querySelector("[data-action]:enabled");
+  if (!control) return;
+  const box = control.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) control.scrollIntoView({ block: "center", behavior: "instant" });
 }
 
 // Each update redraws the table; a keyboard player's focus stays where it was (the same tile or move), or on
@@ -248,6 +269,10 @@ function receive(message) {
     showRefusal(errorBox, message.message, message.rules ?? []);  // a refused move names its rules
   } else if (message.type === "accepted") {
     clearError(errorBox);
+  } else if (message.type === "notice") {
+    logList.append(el("li", { class: "notice" }, namePlayers(message.text)));
+    logList.scrollTop = logList.scrollHeight;
+    showLatest();
   } else if (message.type === "chat") {
     logList.append(el("li", { class: "chat-line" }, el("strong", {}, `${seatName(room, message.seat)}: `), message.text));
     logList.scrollTop = logList.scrollHeight;
