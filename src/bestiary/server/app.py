@@ -329,7 +329,10 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             else:
                 room.connections.add(connection)
                 room.send_view(connection, "welcome")
+                await room.send_chat_history(connection)
                 room.presence.arrived(connection)
+                if seat is None:  # one more watching: the table shows it
+                    room.tell_watching(arrived=connection)
         reader = asyncio.create_task(read_messages(websocket, guard, room, hello.token, connection))
         cut_off = asyncio.create_task(connection.outbox.behind.wait())  # it stopped reading (Outbox)
         try:
@@ -352,6 +355,8 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             writer.cancel()
             if not room.closed and not any(other.seat == connection.seat for other in room.connections):
                 room.disconnected(connection.seat)
+            if not room.closed and connection.seat is None:  # one fewer watching
+                room.tell_watching()
         if connection.outbox.behind.is_set():  # the close frame goes once the client reads what its socket holds
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
                 await asyncio.wait_for(websocket.close(code=CLOSE_BEHIND), DRAIN_SECONDS)
