@@ -316,3 +316,27 @@ def test_the_newest_log_lines_sit_under_the_banner_on_a_phone(browser: playwrigh
     assert turn_box and latest_box and turn_box["y"] < latest_box["y"] < PHONE["height"] / 3
     page.screenshot(path="/tmp/shots/latest-phone.png")
     context.close()
+
+
+def test_chat_is_kept_across_a_reload_and_spectators_read_it(browser: playwright_api.Browser, base_url: str) -> None:
+    host_context, watcher_context = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=PHONE)
+    host, watcher = host_context.new_page(), watcher_context.new_page()
+    new_room(host, base_url, "critter-capture", ["human", "bot:random"], "Ada")
+    host.wait_for_selector("#turn.mine")
+    for text in ("hello <b>table</b>", "good luck"):
+        host.fill("#chat-text", text)
+        host.press("#chat-text", "Enter")
+        host.wait_for_selector(f"#chat-lines li:has-text('{text.split()[-1]}')")
+    host.reload()
+    host.wait_for_selector("#chat-lines li >> nth=1")
+    assert host.locator("#chat-lines li").all_inner_texts() == ["P1 Ada: hello <b>table</b>", "P1 Ada: good luck"]
+    assert host.locator("#chat-lines b").count() == 0  # shown as text, never as markup
+    watcher.goto(host.input_value("#invite"))
+    watcher.wait_for_selector("#chat-lines li >> nth=1")
+    assert watcher.is_hidden("#chat") and watcher.is_visible("#chat-seated-only")
+    host.wait_for_selector("#watching:has-text('1 watching')")
+    host.screenshot(path="/tmp/shots/chat-desktop.png")
+    watcher.screenshot(path="/tmp/shots/chat-spectator-phone.png", full_page=True)
+    watcher_context.close()
+    host.wait_for_selector("#watching", state="hidden")
+    host_context.close()

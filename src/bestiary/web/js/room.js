@@ -12,6 +12,7 @@ const errorBox = document.getElementById("error");
 const board = document.getElementById("board");
 const turnBanner = document.getElementById("turn");
 const logList = document.getElementById("log");
+const chatList = document.getElementById("chat-lines");
 
 let room = null;
 let view = null;
@@ -144,7 +145,11 @@ function renderSeats() {
   const replayLink = document.getElementById("replay-link");
   replayLink.hidden = room.status === "waiting";  // a game under way can be followed live
   replayLink.href = `/room.html?code=${encodeURIComponent(code)}&replay`;
+  // the chat is kept with the room: everyone reads it, a seat writes in it
+  document.getElementById("chat-panel").hidden = replaying;
   document.getElementById("chat").hidden = seat === null || replaying;
+  document.getElementById("chat-seated-only").hidden = seat !== null || replaying;
+  showWatching(room.watching ?? 0);
   document.getElementById("seat-link-box").hidden = token === null;
   if (token !== null) document.getElementById("seat-link").value = seatLink(code, seat, token);
 }
@@ -274,9 +279,25 @@ function receive(message) {
     logList.scrollTop = logList.scrollHeight;
     showLatest();
   } else if (message.type === "chat") {
-    logList.append(el("li", { class: "chat-line" }, el("strong", {}, `${seatName(room, message.seat)}: `), message.text));
-    logList.scrollTop = logList.scrollHeight;
+    chatList.append(chatLine(message));
+    chatList.scrollTop = chatList.scrollHeight;
+  } else if (message.type === "chat_history") {  // sent on each (re)connect: the whole kept chat
+    chatList.replaceChildren(...message.lines.map(chatLine));
+    chatList.scrollTop = chatList.scrollHeight;
+  } else if (message.type === "watching") {
+    showWatching(message.count);
   }
+}
+
+// a chat line is text, never markup: the name and the words go in as text nodes
+function chatLine(line) {
+  return el("li", { class: "chat-line" }, el("strong", {}, `${seatName(room, line.seat)}: `), line.text);
+}
+
+function showWatching(count) {
+  const line = document.getElementById("watching");
+  line.hidden = count === 0;
+  line.textContent = `${count} watching without a seat`;
 }
 
 function connect() {
