@@ -87,3 +87,15 @@ def test_the_table_counts_those_watching(server: Server, sqlite_url: str) -> Non
                 assert receive_until(ada, "watching")["count"] == 1
             assert receive_until(ada, "watching")["count"] == 0
             assert view(client, code)["room"]["watching"] == 0
+
+
+def test_every_page_is_told_when_a_turn_clock_runs_out(server: Server, sqlite_url: str, clock: ManualClock) -> None:
+    with server(sqlite_url, Settings(bot_delay=0.0, reaction_scale=0.0, clock=clock)) as client:
+        code = create_room(client, "critter-capture", options={"players": 2}, turn_seconds=30)["code"]
+        join(client, code, 0, "Ada")
+        join(client, code, 1, "Bo")
+        with client.websocket_connect(f"/api/rooms/{code}/ws") as watcher:
+            hello(watcher)
+            clock.advance(30)
+            notice = receive_until(watcher, "notice")
+            assert notice["text"] == "P1 Ada's turn clock ran out: the computer moved for them.", notice

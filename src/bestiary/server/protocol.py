@@ -78,7 +78,7 @@ class RoomInfo(BaseModel):
     result: JSONObject | None
     rematch: str | None
     public: bool = Field(False, description="listed in the lobby while it waits for players")
-    watching: int = Field(0, description="how many pages watch the table without a seat")
+    watching: int = Field(default=0, description="how many pages watch the table without a seat")
 
 
 class SeatToken(BaseModel):
