@@ -329,10 +329,11 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             else:
                 room.connections.add(connection)
                 room.send_view(connection, "welcome")
-                await room.send_chat_history(connection)
                 room.presence.arrived(connection)
                 if seat is None:  # one more watching: the table shows it
                     room.tell_watching(arrived=connection)
+        # the kept chat follows the welcome, read off the event loop while the connection is already served
+        history = asyncio.create_task(room.send_chat_history(connection))
         reader = asyncio.create_task(read_messages(websocket, guard, room, hello.token, connection))
         cut_off = asyncio.create_task(connection.outbox.behind.wait())  # it stopped reading (Outbox)
         try:
@@ -350,6 +351,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             pass
         finally:
             reader.cancel()
+            history.cancel()
             cut_off.cancel()
             room.connections.discard(connection)
             writer.cancel()

@@ -300,8 +300,9 @@ class Room:
         """The kept chat lines, read from the database the first time they are needed."""
         if self.chat_lines is None:
             rows = await self.store(self.hub.store.chat_lines, self.code)
-            self.chat_lines = [protocol.ChatLine(seat=r["seat"], name=r["name"], text=r["text"]) for r in rows]
-            self.chat_count = rows[-1]["number"] + 1 if rows else 0
+            if self.chat_lines is None:  # not read by another page meanwhile
+                self.chat_lines = [protocol.ChatLine(seat=r["seat"], name=r["name"], text=r["text"]) for r in rows]
+                self.chat_count = rows[-1]["number"] + 1 if rows else 0
         return self.chat_lines
 
     async def send_chat_history(self, connection: Connection) -> None:
