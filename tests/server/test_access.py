@@ -71,11 +71,13 @@ def assert_view_is_the_engines(answer: dict[str, Any], state: State, viewer: int
     assert answer["legal_actions"] == legal
     assert_room_info_is_public(answer["room"], state)
 
+TABLE_TALK = ("chat_history", "watching")  # messages about the room, not the game, that come unasked
+
 
 def assert_room_info_is_public(info: dict[str, Any], state: State) -> None:
     """RoomInfo carries no game state: only the lobby's facts, and the result once the game is over."""
     assert set(info) == {"code", "game", "title", "options", "status", "seats", "window_seconds", "turn_seconds",
-                         "version", "result", "rematch", "public"}
+                         "version", "result", "rematch", "public", "watching"}
     assert info["options"] == plain(state.game.options_dict())
     assert info["version"] == len(state.history())
     assert (info["result"] is None) == (info["status"] != "finished")
@@ -148,6 +150,9 @@ def walk(client: TestClient, table: Table, others: list[Table], rng: random.Rand
                 ws.send_json(message)
                 answer = ws.receive_json()
                 texts.append(json.dumps(answer))
+                while answer["type"] in TABLE_TALK:  # the room's kept chat, sent after the welcome; a watcher
+                    answer = ws.receive_json()
+                    texts.append(json.dumps(answer))
                 if answer["type"] == "error":
                     assert_clear_error(answer, websocket=True)
                 if message["type"] == "move":
@@ -211,8 +216,8 @@ def test_every_endpoint_and_message_shows_each_viewer_only_its_own_observation(c
             if not play_one(client, table, rng):
                 break
             for viewer, ws in watchers.items():
-                while (message := ws.receive_json())["type"] == "chat":
-                    continue  # the walk's chat lines
+                while (message := ws.receive_json())["type"] in ("chat", *TABLE_TALK):
+                    continue  # the walk's chat lines, and its spectator coming and going
                 assert message["type"] == "state"
                 assert_view_is_the_engines(message["view"], live_room(client, table.code).state, viewer)
                 seen["broadcasts"] += 1

@@ -510,6 +510,8 @@ def test_a_dropped_connection_says_not_connected_and_the_notice_clears_on_reconn
         side.close(code=1011, reason="dropped")  # the connection drops, at both ends
     page.wait_for_selector("#turn:has-text('Connection lost; reconnecting')")
     assert page.get_attribute("#turn", "data-kind") == "offline" and page.locator("#turn.mine").count() == 0
+    header = page.inner_text("#board [data-header-turn]")  # the table's own header no longer says "Your turn."
+    assert "Your turn" not in header and "Not connected" in header, header
     version = page.get_attribute("#board", "data-version")
     page.click("[data-action]:enabled >> nth=0")  # a move tried meanwhile is not lost silently
     page.wait_for_selector("#error:has-text('Not connected to the server; reconnecting')")

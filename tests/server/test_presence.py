@@ -213,3 +213,24 @@ def test_the_replay_names_its_decision_steps(client: TestClient) -> None:
     decisions = replay["decisions"]
     assert decisions[-1] == replay["steps"] and decisions == sorted(set(decisions))
     assert len(decisions) < replay["steps"]  # chance outcomes are folded into the decisions that caused them
+
+
+def test_the_others_are_told_when_a_rest_players_presence_lapses(server: Server, sqlite_url: str,
+                                                                 clock: ManualClock) -> None:
+    """A player whose page went elsewhere ("My tables") after a request counts as here for a while; when that
+    lapses, the other pages are told at once: away, with the countdown to the hand-over."""
+    settings = Settings(bot_delay=3600, reaction_scale=0.0, disconnect_grace=60, clock=clock)
+    with server(sqlite_url, settings) as client:
+        code = create_room(client, "secret-duel", seats=[{"kind": "human"}, {"kind": "human"},
+                                                         {"kind": "bot", "agent": "random"}])["code"]
+        tokens = [join(client, code, 0, "Ada"), join(client, code, 1, "Bo")]
+        with client.websocket_connect(f"/api/rooms/{code}/ws") as bo:
+            hello(bo, tokens[1])
+            view(client, code, tokens[0])  # Ada's "My tables" page asks about the table
+            here = receive_until(bo, "state")["view"]["room"]["seats"][0]
+            assert here["presence"] == "connected"
+            clock.advance(29)
+            assert presence(client, code)[0] == "connected"
+            clock.advance(2)
+            told = receive_until(bo, "state")["view"]["room"]["seats"][0]  # pushed, not asked for
+            assert told["presence"] == "away" and told["hand_over_at"] is not None

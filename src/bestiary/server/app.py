@@ -330,6 +330,10 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
                 room.connections.add(connection)
                 room.send_view(connection, "welcome")
                 room.presence.arrived(connection)
+                if seat is None:  # one more watching: the table shows it
+                    room.tell_watching(arrived=connection)
+        # the kept chat follows the welcome, read off the event loop while the connection is already served
+        history = asyncio.create_task(room.send_chat_history(connection))
         reader = asyncio.create_task(read_messages(websocket, guard, room, hello.token, connection))
         cut_off = asyncio.create_task(connection.outbox.behind.wait())  # it stopped reading (Outbox)
         try:
@@ -347,11 +351,14 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
             pass
         finally:
             reader.cancel()
+            history.cancel()
             cut_off.cancel()
             room.connections.discard(connection)
             writer.cancel()
             if not room.closed and not any(other.seat == connection.seat for other in room.connections):
                 room.disconnected(connection.seat)
+            if not room.closed and connection.seat is None:  # one fewer watching
+                room.tell_watching()
         if connection.outbox.behind.is_set():  # the close frame goes once the client reads what its socket holds
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, TimeoutError):
                 await asyncio.wait_for(websocket.close(code=CLOSE_BEHIND), DRAIN_SECONDS)

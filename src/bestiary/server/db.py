@@ -87,6 +87,17 @@ moves = Table(
 )
 
 
+chat_lines = Table(
+    "chat_lines", metadata,
+    Column("room_code", String(32), ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),  # counts from 0 in each room
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),  # at most protocol.MAX_CHAT characters
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -183,6 +194,7 @@ class Store:
     def delete_room(self, code: str) -> None:
         """A room with its seats and moves (a waiting room nobody came to)."""
         with self.engine.begin() as connection:
+            connection.execute(chat_lines.delete().where(chat_lines.c.room_code == code))
             connection.execute(moves.delete().where(moves.c.room_code == code))
             connection.execute(seats.delete().where(seats.c.room_code == code))
             connection.execute(rooms.delete().where(rooms.c.code == code))
@@ -223,3 +235,18 @@ class Store:
             move_rows = [(r.player, r.action) for r in connection.execute(
                 moves.select().where(moves.c.room_code == code).order_by(moves.c.number))]
         return dict(room), seat_rows, move_rows
+
+    def add_chat_line(self, code: str, number: int, seat: int, name: str, text: str, keep: int) -> None:
+        """A room's chat line; only the newest `keep` lines are kept."""
+        with self.engine.begin() as connection:
+            connection.execute(chat_lines.insert().values(room_code=code, number=number, seat=seat, name=name,
+                                                          text=text, at=now()))
+            connection.execute(chat_lines.delete().where(chat_lines.c.room_code == code,
+                                                         chat_lines.c.number <= number - keep))
+
+    def chat_lines(self, code: str) -> list[dict[str, Any]]:
+        """A room's kept chat lines, oldest first."""
+        with self.engine.connect() as connection:
+            return [dict(r) for r in connection.execute(
+                select(chat_lines.c.number, chat_lines.c.seat, chat_lines.c.name, chat_lines.c.text)
+                .where(chat_lines.c.room_code == code).order_by(chat_lines.c.number)).mappings()]

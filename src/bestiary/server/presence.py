@@ -54,6 +54,7 @@ class Presence:
         self.timers: dict[int, asyncio.Task[None]] = {}  # one per away seat, never more
         self.deadlines: dict[int, datetime] = {}  # when the away seat goes to a computer (UTC, fixed per timer)
         self.rest_seen: dict[int, float] = {}  # event-loop time of each seat's last REST request
+        self.lapses: dict[int, asyncio.Task[None]] = {}  # tells the room when a REST player's presence lapses
 
     # -- what everyone sees -------------------------------------------------------------------------
     def connected(self, seat: int) -> bool:
@@ -101,7 +102,23 @@ class Presence:
         if not self.connected(seat):
             self.cancel(seat)
             self.check()
+            self.tell_when_lapsed(seat)
         if was_away:
+            self.room.broadcast()
+
+    def tell_when_lapsed(self, seat: int) -> None:
+        """A REST player turns from connected to away by the clock alone: the others are told when it happens
+        (away, with the countdown to the hand-over), as they are when a websocket closes."""
+        earlier = self.lapses.pop(seat, None)
+        if earlier is not None:
+            earlier.cancel()
+        task = asyncio.get_running_loop().create_task(self.lapse(seat))
+        self.lapses[seat] = task
+        task.add_done_callback(lambda done: self.lapses.pop(seat, None) if self.lapses.get(seat) is done else None)
+
+    async def lapse(self, seat: int) -> None:
+        await self.clock.sleep(REST_PRESENT_SECONDS)
+        if self.of(seat) == "away":
             self.room.broadcast()
 
     def departed(self, seat: int | None) -> None:
@@ -159,3 +176,5 @@ class Presence:
     def close(self) -> None:
         for seat in list(self.timers):
             self.cancel(seat)
+        for task in list(self.lapses.values()):
+            task.cancel()

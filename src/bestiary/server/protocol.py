@@ -14,6 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 JSONObject = dict[str, Any]
 MAX_NAME = 40
 MAX_CHAT = 500
+CHAT_KEPT = 100  # a room keeps its newest chat lines, this many
+CHAT_BURST = 5  # a seat may send this many chat lines in CHAT_BURST_SECONDS, no more
+CHAT_BURST_SECONDS = 10.0
 MAX_ACTION = 200
 PRINTABLE = r"^[^\x00-\x1f\x7f]*$"  # no control characters (PostgreSQL cannot store NUL in text)
 
@@ -75,6 +78,7 @@ class RoomInfo(BaseModel):
     result: JSONObject | None
     rematch: str | None
     public: bool = Field(False, description="listed in the lobby while it waits for players")
+    watching: int = Field(default=0, description="how many pages watch the table without a seat")
 
 
 class SeatToken(BaseModel):
@@ -180,6 +184,24 @@ class ChatLine(BaseModel):
     type: Literal["chat"] = "chat"
     seat: int
     name: str
+    text: str = Field(description="plain text, never markup: show it as text")
+
+
+class ChatHistory(BaseModel):
+    """Sent after each welcome: the room's kept chat lines, oldest first (the newest CHAT_KEPT at most)."""
+    type: Literal["chat_history"] = "chat_history"
+    lines: list[ChatLine]
+
+
+class Watching(BaseModel):
+    """Sent to everyone when a page starts or stops watching without a seat."""
+    type: Literal["watching"] = "watching"
+    count: int
+
+
+class Notice(BaseModel):
+    """What happened at the table outside the game's rules: a computer took a seat, a turn clock ran out."""
+    type: Literal["notice"] = "notice"
     text: str
 
 
@@ -194,7 +216,8 @@ class Pong(BaseModel):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = Annotated[Welcome | StateMessage | Accepted | ChatLine | ErrorMessage | Pong,
+ServerMessage = Annotated[Welcome | StateMessage | Accepted | ChatLine | ChatHistory | Watching | Notice
+                          | ErrorMessage | Pong,
                           Field(discriminator="type")]
 
 

@@ -92,6 +92,9 @@ class Room:
         self.creator: str | None = None  # the address that made it, while it waits for players
         self.closed = False  # left this worker's memory: its connections' ends must not act on it
         self.idle_since = self.clock.time()  # when last seen waiting with nobody connected
+        self.chat_lines: list[protocol.ChatLine] | None = None  # the kept chat, read from the database once
+        self.chat_times: dict[int, list[float]] = {}  # each seat's recent chat lines, for the rate limit
+        self.chat_count = 0  # the number of the next chat line (read with the kept lines)
 
     def computer(self, seat: Seat) -> AgentSeat | None:
         """The referee's seat for a computer's seat (None: a person's)."""
@@ -127,7 +130,8 @@ class Room:
             options=self.options, status=self.status,  # type: ignore[arg-type]
             seats=[self.presence.seat_info(s.seat) for s in self.seats], window_seconds=self.window_seconds,
             turn_seconds=self.turn_seconds, version=self.version,
-            result=self.result, rematch=self.rematch, public=self.public)
+            result=self.result, rematch=self.rematch, public=self.public,
+            watching=sum(connection.seat is None for connection in self.connections))
 
     def view(self, seat: int | None, events_from: int = 0, info: protocol.RoomInfo | None = None) -> protocol.View:
         """What `seat` (None: a spectator) may see, with its events from `events_from` on; `info`: the room's, if
@@ -183,18 +187,21 @@ class Room:
                 seat.token_hash = None
                 seat.name = None
             elif self.status == "playing":
-                await self.hand_to_bot(seat_number)
+                await self.hand_to_bot(seat_number, why="they left the game")
             self.changed()
 
-    async def hand_to_bot(self, seat_number: int, reclaimable: bool = False) -> None:
+    async def hand_to_bot(self, seat_number: int, reclaimable: bool = False, why: str = "") -> None:
         """A heuristic bot plays the seat to the end. A seat taken from an away player stays reclaimable: its
-        token still opens the seat's view and may `claim` it back; a seat left on purpose loses its token."""
+        token still opens the seat's view and may `claim` it back; a seat left on purpose loses its token.
+        Everyone at the table is told, with `why`."""
         seat = self.seats[seat_number]
         token_hash = seat.token_hash if reclaimable else None
         await self.store(self.hub.store.update_seat, self.code, seat_number, kind="bot", agent="heuristic",
                          token_hash=token_hash)
         seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", token_hash
         self.computers[seat_number] = self.computer(seat)
+        if self.status == "playing":
+            self.notify(f"A computer took {self.seat_label(seat_number)}'s seat{f': {why}' if why else ''}.")
         if reclaimable:
             return
         for connection in self.connections:  # whoever left watches from now on, like any spectator
@@ -206,7 +213,7 @@ class Room:
         """A player at the table hands an away seat to a computer now, without waiting for the grace."""
         async with self.lock:
             seats.check_hand_over(self.seats, self.seat_of(token), seat_number, self.status, self.presence.of)
-            await self.hand_to_bot(seat_number, reclaimable=True)
+            await self.hand_to_bot(seat_number, reclaimable=True, why="handed over while they were away")
             self.changed()
 
     async def away_too_long(self, seat: int, grace: float) -> None:
@@ -218,7 +225,8 @@ class Room:
                     return
                 log.info("room %s: seat %d away for %ss, a computer takes over", self.code, seat, grace)
                 try:
-                    await self.hand_to_bot(seat, reclaimable=self.status == "playing")
+                    await self.hand_to_bot(seat, reclaimable=self.status == "playing",
+                                           why="they were away too long")
                 except ServerError as error:
                     log.warning("room %s: %s; retrying", self.code, error.message)
                 else:
@@ -250,13 +258,59 @@ class Room:
         """A seat's last connection closed: hold the seat for the grace period, then hand it to a bot."""
         self.presence.departed(seat_number)
 
+    def seat_label(self, seat_number: int) -> str:
+        name = self.seats[seat_number].name
+        return f"P{seat_number + 1} {name}" if name else f"P{seat_number + 1}"
+
+    def notify(self, text: str) -> None:
+        """A line for every page's log about the table itself (not a move of the game)."""
+        broadcast.to_everyone(self.connections, protocol.Notice(text=text).model_dump(mode="json"))
+
     async def chat(self, token: str | None, text: str) -> None:
+        """A seat's chat line: kept with the room (the newest CHAT_KEPT lines), then sent to everyone, spectators
+        too. A seat sends CHAT_BURST lines in CHAT_BURST_SECONDS at most."""
         async with self.lock:
             seat = self.seat_of(token)
             if seat is None:
                 raise ServerError("spectator", "spectators cannot chat; join a seat to talk", 403)
+            now = self.clock.time()
+            recent = [t for t in self.chat_times.get(seat, []) if now - t < protocol.CHAT_BURST_SECONDS]
+            if len(recent) >= protocol.CHAT_BURST:
+                raise ServerError("too-fast", f"at most {protocol.CHAT_BURST} chat lines in "
+                                  f"{protocol.CHAT_BURST_SECONDS:g} seconds: wait a moment", 429)
+            kept = await self.chat_history()
             line = protocol.ChatLine(seat=seat, name=self.seats[seat].name or f"P{seat + 1}", text=text)
+            number = self.chat_count
+            await self.store(self.hub.store.add_chat_line, self.code, number, seat, line.name, text,
+                             protocol.CHAT_KEPT)
+            self.chat_count = number + 1
+            self.chat_times[seat] = [*recent, now]
+            kept.append(line)
+            del kept[:-protocol.CHAT_KEPT]
             broadcast.to_everyone(self.connections, line.model_dump(mode="json"))
+
+    def tell_watching(self, arrived: Connection | None = None) -> None:
+        """Someone began or stopped watching: every other page's count of watchers changes (the newcomer's
+        welcome carries it, as every view does)."""
+        watching = sum(connection.seat is None for connection in self.connections)
+        others = [connection for connection in self.connections if connection is not arrived]
+        broadcast.to_everyone(others, protocol.Watching(count=watching).model_dump(mode="json"))
+
+    async def chat_history(self) -> list[protocol.ChatLine]:
+        """The kept chat lines, read from the database the first time they are needed."""
+        if self.chat_lines is None:
+            rows = await self.store(self.hub.store.chat_lines, self.code)
+            if self.chat_lines is None:  # not read by another page meanwhile
+                self.chat_lines = [protocol.ChatLine(seat=r["seat"], name=r["name"], text=r["text"]) for r in rows]
+                self.chat_count = rows[-1]["number"] + 1 if rows else 0
+        return self.chat_lines
+
+    async def send_chat_history(self, connection: Connection) -> None:
+        """A page that (re)connects is sent the chat it missed, whoever it is (the spectators read it too)."""
+        with contextlib.suppress(ServerError):  # the database away: the chat comes with the next connection
+            lines = await self.chat_history()
+            if lines:
+                connection.outbox.put_nowait(protocol.ChatHistory(lines=lines).model_dump(mode="json"))
 
     async def start(self) -> None:
         if self.status == "waiting":
@@ -416,6 +470,7 @@ class Room:
     async def turn_ran_out(self, player: int, version: int) -> None:
         """A person's turn clock ran out: the game's heuristic (or a random move) is made for them."""
         if self.status == "playing" and self.version == version and player in self.state.players_to_act():
+            self.notify(f"{self.seat_label(player)}'s turn clock ran out: the computer moved for them.")
             await self.play_for(player, HeuristicAgent(), self.rng.getrandbits(64))
 
     async def play_for(self, player: int, agent: Agent, seed: int) -> None:

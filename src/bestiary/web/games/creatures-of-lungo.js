@@ -104,7 +104,7 @@ function hand(o, ctx, placed) {
   return el("section", { class: "lg-hand" }, goal, el("h3", {}, `Your hand (${o.hand.length})`),
     o.hand.length ? el("div", { class: "lg-cards" }, o.hand.map((card) => cardFace(ctx, card, {
       buttons: Object.entries(labels).filter(([verb]) => legal.includes(`${verb} ${card.id}`) && !placed.has(`${verb} ${card.id}`))
-        .map(([verb, label]) => moveButton(ctx, placed, `${verb} ${card.id}`, label)) })))
+        .map(([verb, label]) => moveButton(ctx, placed, `${verb} ${card.id}`, label, "", `${label} ${card.name}`)) })))
       : el("p", { class: "muted" }, "Empty."));
 }
 

@@ -19,6 +19,7 @@ const PHASE_HINTS = {
 
 let selected = null;  // the tile of the piece whose moves are shown; kept across updates while it can act
 let lastDraw = null;  // the board and context of the latest draw, to redraw on a selection
+let focusTile = null;  // the board's one tile in the Tab order (a roving focus: the arrow keys move it)
 
 function svg(tag, attributes = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -146,6 +147,7 @@ function boardSvg(o, ctx, placed, info) {
   const x = (column) => (flipped ? width - 1 - column : column) * TILE + TILE;
   const y = (row) => (flipped ? row - 1 : length - row) * TILE;
   const { onTile, origins } = tileActions(ctx.view.legal_actions, selected, kingTile(o, ctx.me));
+  focusTile = startingFocus(o, origins, onTile);
   // a standing piece hides a dropped item under it (CRITS-36), which then shows as a badge on the piece
   const dropped = new Set(o.pieces.filter((p) => p.where === "dropped").map((p) => p.tile));
   const at = new Map([...o.pieces.filter((p) => p.where === "dropped"), ...o.pieces.filter((p) => p.where === "board")]
@@ -166,7 +168,10 @@ function boardSvg(o, ctx, placed, info) {
         lastMove && (tile === lastMove.from || tile === lastMove.to) ? "cr-last-tile" : ""].filter(Boolean).join(" ");
       if (here) placed.add(here.action);
       tiles.push(svg("rect", { x: x(column), y: y(row), width: TILE, height: TILE, class: classes, "data-tile": tile,
-        "data-action": here?.action, onclick: () => tap(tile, here, origins, ctx), onmouseenter: piece ? () => show(piece) : null },
+        "data-action": here?.action, role: "button", tabindex: tile === focusTile ? "0" : "-1",
+        "aria-label": tileName(o, ctx, tile, piece, here, origins), "aria-pressed": tile === selected ? "true" : undefined,
+        onclick: () => tap(tile, here, origins, ctx), onmouseenter: piece ? () => show(piece) : null,
+        onfocus: () => { focusTile = tile; if (piece) show(piece); } },
       svg("title", {}, here ? `${tile}: ${here.action}` : tile)));
       if (crowns.has(tile)) {
         tiles.push(svg("text", { x: x(column) + TILE / 2, y: y(row) + TILE * 0.72, class: "cr-crown", "pointer-events": "none" }, "♛"));
@@ -184,8 +189,57 @@ function boardSvg(o, ctx, placed, info) {
   // the red line runs between `row` and the row after it
   const redLine = (row) => svg("line", { x1: TILE, x2: TILE * (width + 1), y1: y(flipped ? row + 1 : row),
     y2: y(flipped ? row + 1 : row), class: "cr-red-line" });
-  return svg("svg", { class: "cr-board", preserveAspectRatio: "xMidYMin meet", viewBox: `0 0 ${(width + 1) * TILE} ${length * TILE + 20}`, role: "img",
-    "aria-label": `the ${width} by ${length} board` }, tiles, labels, redLine(depth), redLine(length - depth));
+  return svg("svg", { class: "cr-board", preserveAspectRatio: "xMidYMin meet", viewBox: `0 0 ${(width + 1) * TILE} ${length * TILE + 20}`, role: "group",
+    "aria-label": `the ${width} by ${length} board: arrow keys move between tiles, Enter picks, Escape cancels`,
+    onkeydown: (event) => boardKey(event, o, ctx, flipped, origins, onTile) },
+  tiles, labels, redLine(depth), redLine(length - depth));
+}
+
+// What a screen reader says on a tile: where, who stands there, and what Enter does.
+function tileName(o, ctx, tile, piece, here, origins) {
+  const who = !piece ? "empty" : piece.where === "dropped" ? `dropped item ${piece.name}`
+    : `${ctx.seatName(piece.side)}'s ${piece.name}${o.kings.includes(piece.piece) ? " (King)" : ""}`;
+  let does = "";
+  if (here) does = `: ${here.kind === "cr-target" ? "aim or attack here" : here.kind === "cr-drop" ? "hand the crown here" : "move here"} (${here.action})`;
+  else if (tile === selected) does = ": selected, Escape to cancel";
+  else if (origins.has(tile)) does = ": Enter shows its moves";
+  return `${tile}, ${who}${does}`;
+}
+
+// The roving focus: the arrow keys move across the board as it is drawn (your edge at the bottom), Enter or
+// Space picks the tile (as a tap does), Escape drops the selection.
+function boardKey(event, o, ctx, flipped, origins, onTile) {
+  const tile = event.target.dataset?.tile;
+  if (!tile) return;
+  const column = tile.charCodeAt(0) - 65;
+  const row = Number(tile.slice(1));
+  const screen = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[event.key];
+  if (screen) {
+    const [dx, dy] = flipped ? [-screen[0], -screen[1]] : screen;
+    const next = `${columnName(Math.max(0, Math.min(o.width - 1, column + dx)))}${Math.max(1, Math.min(o.length, row + dy))}`;
+    const target = event.currentTarget.querySelector(`[data-tile="${next}"]`);
+    if (target) {
+      event.currentTarget.querySelector(`[data-tile="${tile}"]`).setAttribute("tabindex", "-1");
+      target.setAttribute("tabindex", "0");
+      focusTile = next;
+      target.focus();
+    }
+  } else if (event.key === "Enter" || event.key === " ") {
+    tap(tile, onTile.get(tile), origins, ctx);
+  } else if (event.key === "Escape" && selected) {
+    selected = null;
+    redraw();
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+// Where the roving focus starts: the tile it was on, else the selected piece, else a piece that can act.
+function startingFocus(o, origins, onTile) {
+  const onBoard = (tile) => tile && /^[A-Z]\d+$/.test(tile) && tile.charCodeAt(0) - 65 < o.width && Number(tile.slice(1)) <= o.length;
+  if (onBoard(focusTile)) return focusTile;
+  return selected ?? [...origins][0] ?? [...onTile.keys()][0] ?? "A1";
 }
 
 // A piece on its tile. The side shows in its shape and border as well as its colour (P1 a round token with
@@ -237,8 +291,10 @@ function tap(tile, here, origins, ctx) {
 function redraw() {
   if (!lastDraw) return;
   const [board, ctx] = lastDraw;
+  const hadFocus = board.contains(document.activeElement);
   board.replaceChildren();
   render(board, ctx);
+  if (hadFocus) board.querySelector(`[data-tile="${focusTile}"]`)?.focus();  // the keyboard stays on the board
 }
 
 function combat(o, ctx) {
@@ -301,7 +357,8 @@ export function render(board, ctx) {
     info.replaceChildren(pieceCard(o, ctx, chosen));
     if (pieceMoves.length) {
       info.append(el("div", { class: "actions" }, pieceMoves.map((a) =>
-        moveButton(ctx, placed, a, a.startsWith("split") ? "Split its dice" : a.endsWith("item") ? "Use its item" : "Use its effect"))));
+        moveButton(ctx, placed, a, a.startsWith("split") ? "Split its dice" : a.endsWith("item") ? "Use its item" : "Use its effect", "",
+        `${a.startsWith("split") ? "Split the dice of" : a.endsWith("item") ? "Use the item of" : "Use the effect of"} ${chosen.name}`))));
     }
   }
   const boardImage = boardSvg(o, ctx, placed, info);

@@ -78,7 +78,7 @@ function corrals(o, ctx) {
     const heading = el("h3", {}, ctx.seatName(seat), seat === ctx.me ? " (you)" : "", seat === o.starting_player ? " ★" : "");
     if (o.corrals_face_down) {  // face down: how many cards, not which
       return el("section", { class: `cc-corral${seat === ctx.me ? " cc-mine" : ""}`, "data-seat": seat },
-        heading, el("p", { class: "muted" }, `${corral.length} cards face down`));
+        heading, el("p", { class: "muted" }, `${corral.length} card${corral.length === 1 ? "" : "s"} face down`));
     }
     return el("section", { class: `cc-corral${seat === ctx.me ? " cc-mine" : ""}`, "data-seat": seat },
       heading,

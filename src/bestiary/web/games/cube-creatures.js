@@ -24,14 +24,16 @@ function creature(o, ctx, placed, owner, spot, c) {
   const attackers = o.battlefields[o.current] ?? [];
   attackers.forEach((mine, from) => {
     const action = `attack P${owner + 1} ${spotName(spot)} with ${spotName(from)}`;
-    if (legal.includes(action)) buttons.push(moveButton(ctx, placed, action, `Attack with ${mine.name}`, "cube-attack"));
+    if (legal.includes(action)) buttons.push(moveButton(ctx, placed, action, `Attack with ${mine.name}`, "cube-attack",
+      `Attack ${c.name} with ${mine.name}`));
   });
-  const offers = [[`target P${owner + 1} ${spotName(spot)}`, "Target this"],
-    [`use power of ${spotName(spot)}`, "Use power"], [`swap guard with ${spotName(spot)}`, "Make Guard"]];
-  for (const [action, label] of offers) {
+  const offers = [[`target P${owner + 1} ${spotName(spot)}`, "Target this", `Target ${c.name}`],
+    [`use power of ${spotName(spot)}`, "Use power", `Use the power of ${c.name}`],
+    [`swap guard with ${spotName(spot)}`, "Make Guard", `Make ${c.name} the Guard`]];
+  for (const [action, label, name] of offers) {
     // powers and Guard swaps are the owner's moves: only the seat to act sees them as legal
     if (legal.includes(action) && (action.startsWith("target") || owner === ctx.me)) {
-      buttons.push(moveButton(ctx, placed, action, label));
+      buttons.push(moveButton(ctx, placed, action, label, "", name));
     }
   }
   const ratio = c.max_health ? c.health_left / c.max_health : 0;
@@ -111,11 +113,13 @@ function handCard(o, ctx, placed, card) {
   const buttons = [];
   for (const verb of ["play", "react"]) {
     const action = `${verb} ${card.id}`;
-    if (legal.includes(action) && !placed.has(action)) buttons.push(moveButton(ctx, placed, action, verb === "play" ? "Play" : "React"));
+    if (legal.includes(action) && !placed.has(action)) buttons.push(moveButton(ctx, placed, action, verb === "play" ? "Play" : "React", "",
+      `${verb === "play" ? "Play" : "React with"} ${card.name}`));
   }
   (o.battlefields[ctx.me] ?? []).forEach((c, spot) => {
     const action = `attach ${card.id} to ${spotName(spot)}`;
-    if (legal.includes(action) && !placed.has(action)) buttons.push(moveButton(ctx, placed, action, `Attach to ${c.name}`));
+    if (legal.includes(action) && !placed.has(action)) buttons.push(moveButton(ctx, placed, action, `Attach to ${c.name}`, "",
+      `Attach ${card.name} to ${c.name}`));
   });
   let detail;
   if (card.type === "creature") detail = `⚔ ${card.attack} ❤ ${card.health}${card.power ? ` · ${card.power}` : ""}`;

@@ -10,7 +10,9 @@ export function resultText(room) {
   const best = Math.max(...returns);
   const winners = returns.map((r, s) => (r === best ? seatName(room, s) : null)).filter(Boolean);
   if (winners.length === returns.length) return "Game over. A draw.";
-  return `Game over. ${winners.length > 1 ? "Shared win" : "Winner"}: ${winners.join(", ")}.`;
+  // a game that names its loser (Creatures of Lungo is about who ends up with the most trouble) says who
+  const loser = Number.isInteger(room.result?.loser) ? ` Loser: ${seatName(room, room.result.loser)}.` : "";
+  return `Game over. ${winners.length > 1 ? "Shared win" : "Winner"}: ${winners.join(", ")}.${loser}`;
 }
 
 export function turnState(view, room, me) {

@@ -12,6 +12,7 @@ const errorBox = document.getElementById("error");
 const board = document.getElementById("board");
 const turnBanner = document.getElementById("turn");
 const logList = document.getElementById("log");
+const chatList = document.getElementById("chat-lines");
 
 let room = null;
 let view = null;
@@ -127,21 +128,28 @@ function renderSeats() {
     const item = el("li", { class: [info.seat === seat ? "me" : "", turn.toAct.includes(info.seat) ? "to-act" : ""].join(" "),
       "data-seat": info.seat },
     el("span", { class: "seat-name", title: label }, label, info.seat === seat ? " (you)" : ""), presenceBadge(info));
-    if (!info.taken && seat === null && room.status === "waiting") {
-      item.append(el("button", { type: "button", onclick: () => join(info.seat) }, "Take this seat"));
-    }
     if (seated && info.seat !== seat && info.presence === "away" && room.status === "playing") {
       item.append(el("button", { type: "button", class: "secondary hand-over", onclick: () => handOver(info.seat) }, "Hand to computer now"));
     }
     return item;
   }));
-  document.getElementById("join").hidden = !(seat === null && room.status === "waiting");
+  // an invited friend's way in sits at the top of the page, above the table (on a phone, the board is long)
+  const open = room.seats.filter((info) => !info.taken && info.kind !== "bot");
+  const joining = seat === null && room.status === "waiting" && open.length > 0;
+  document.getElementById("join").hidden = !joining;
+  document.getElementById("join-seats").replaceChildren(...(joining ? open : []).map((info) =>
+    el("button", { type: "button", "data-join": info.seat, onclick: () => join(info.seat) },
+      open.length > 1 ? `Take this seat (P${info.seat + 1})` : "Take this seat")));
   document.getElementById("leave").hidden = seat === null || room.status === "finished";
   document.getElementById("rematch").hidden = room.status !== "finished" || seat === null;
   const replayLink = document.getElementById("replay-link");
   replayLink.hidden = room.status === "waiting";  // a game under way can be followed live
   replayLink.href = `/room.html?code=${encodeURIComponent(code)}&replay`;
+  // the chat is kept with the room: everyone reads it, a seat writes in it
+  document.getElementById("chat-panel").hidden = replaying;
   document.getElementById("chat").hidden = seat === null || replaying;
+  document.getElementById("chat-seated-only").hidden = seat !== null || replaying;
+  showWatching(room.watching ?? 0);
   document.getElementById("seat-link-box").hidden = token === null;
   if (token !== null) document.getElementById("seat-link").value = seatLink(code, seat, token);
 }
@@ -196,6 +204,14 @@ function appendEvents(events, from) {
   for (const event of fresh) logList.append(logLine(event));
   eventsSeen = Math.max(eventsSeen, from + events.length);
   logList.scrollTop = logList.scrollHeight;
+  showLatest();
+}
+
+// The newest log lines, under the banner on a phone (the log itself is far below the board there); the log
+// is what a screen reader hears, so this copy is hidden from it.
+function showLatest() {
+  const lines = [...logList.children].slice(-2).map((line) => el("li", {}, line.firstChild?.textContent ?? line.textContent));
+  document.getElementById("latest").replaceChildren(...lines);
 }
 
 function render() {
@@ -203,10 +219,44 @@ function render() {
   if (seat !== null && token !== null) saveSeat(code, seat, token, room.title);
   renderTurn();
   renderSeats();
+  const focused = focusKey(document.activeElement);
   board.replaceChildren();
   board.dataset.version = view.version;  // lets a test (or a person with dev tools) see each update
   gameModule.render(board, context());
   renderActions();
+  restoreFocus(focused);
+  raceInView();
+}
+
+// A race (a swat, a grab) is lost by scrolling: the moment one opens, its control comes into view, and the
+// docked hand steps aside so that nothing covers it.
+function raceInView() {
+  const racing = view.decision_kind === "race" && view.legal_actions.length > 0 && seat !== null && view.to_act.includes(seat);
+  board.classList.toggle("racing", racing);
+  if (!racing) return;
+  const control = board.querySelector(".lg-swat, .lg-grab") ?? board.querySelector("[data-action]:enabled");
+  if (!control) return;
+  const box = control.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) control.scrollIntoView({ block: "center", behavior: "instant" });
+}
+
+// Each update redraws the table; a keyboard player's focus stays where it was (the same tile or move), or on
+// the table, never thrown back to the top of the page.
+function focusKey(element) {
+  if (!element || !(board.contains(element) || document.getElementById("actions").contains(element))) return null;
+  if (element.dataset?.tile) return `[data-tile="${element.dataset.tile}"]`;
+  if (element.dataset?.action) return `[data-action="${CSS.escape(element.dataset.action)}"]`;
+  return "#board";
+}
+
+function restoreFocus(key) {
+  if (key === null) return;
+  const again = document.querySelector(`#board ${key}, #actions ${key}`);
+  if (again && !again.disabled) {
+    again.focus();
+    return;
+  }
+  (board.querySelector("[data-tile][tabindex='0'], [data-action]:enabled, button:enabled") ?? board).focus();
 }
 
 function receive(message) {
@@ -224,10 +274,30 @@ function receive(message) {
     showRefusal(errorBox, message.message, message.rules ?? []);  // a refused move names its rules
   } else if (message.type === "accepted") {
     clearError(errorBox);
-  } else if (message.type === "chat") {
-    logList.append(el("li", { class: "chat-line" }, el("strong", {}, `${seatName(room, message.seat)}: `), message.text));
+  } else if (message.type === "notice") {
+    logList.append(el("li", { class: "notice" }, namePlayers(message.text)));
     logList.scrollTop = logList.scrollHeight;
+    showLatest();
+  } else if (message.type === "chat") {
+    chatList.append(chatLine(message));
+    chatList.scrollTop = chatList.scrollHeight;
+  } else if (message.type === "chat_history") {  // sent on each (re)connect: the whole kept chat
+    chatList.replaceChildren(...message.lines.map(chatLine));
+    chatList.scrollTop = chatList.scrollHeight;
+  } else if (message.type === "watching") {
+    showWatching(message.count);
   }
+}
+
+// a chat line is text, never markup: the name and the words go in as text nodes
+function chatLine(line) {
+  return el("li", { class: "chat-line" }, el("strong", {}, `${seatName(room, line.seat)}: `), line.text);
+}
+
+function showWatching(count) {
+  const line = document.getElementById("watching");
+  line.hidden = count === 0;
+  line.textContent = `${count} watching without a seat`;
 }
 
 function connect() {
@@ -254,6 +324,7 @@ function connect() {
     turnBanner.textContent = "Connection lost; reconnecting…";
     turnBanner.classList.remove("mine");  // nothing can be played until the page is connected again
     turnBanner.dataset.kind = "offline";
+    for (const header of board.querySelectorAll("[data-header-turn]")) header.textContent = "Not connected: reconnecting…";
     setTimeout(connect, reconnectDelay);
     reconnectDelay = Math.min(reconnectDelay * 2, 8000);
   });
@@ -332,17 +403,25 @@ let decisions = [0];
 let shownIndex = 0;
 let autoplay = null;
 
+let wantedIndex = 0;  // the step asked for last: arrow keys pressed back to back add up while a fetch is under way
+let requests = 0;
+
 async function showDecision(index) {
+  wantedIndex = Math.max(0, decisions.length > 1 ? Math.min(index, decisions.length - 1) : index);
+  const request = ++requests;
   try {
     const first = await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=0`, { token });
     decisions = first.decisions.length ? first.decisions : [0];
     const clamped = Math.max(0, Math.min(index, decisions.length - 1));
     const shown = clamped === 0 && decisions[0] === 0 ? first
       : await api(`/api/rooms/${encodeURIComponent(code)}/replay?step=${decisions[clamped]}`, { token });
+    if (request !== requests) return;  // a later key asked for another step: that one is drawn
+    wantedIndex = clamped;
     shownIndex = clamped;
     const last = decisions.length - 1;
     const atEnd = clamped === last;
     room = await api(`/api/rooms/${encodeURIComponent(code)}`);
+    if (request !== requests) return;
     replayAtEnd = atEnd;
     view = { ...view, observation: shown.observation, legal_actions: [], to_act: [], window: null };
     board.replaceChildren();
@@ -385,8 +464,8 @@ function startReplay() {
   document.getElementById("speed").addEventListener("change", () => { if (autoplay) { toggleAutoplay(); toggleAutoplay(); } });
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
-    if (event.key === "ArrowLeft") showDecision(shownIndex - 1);
-    else if (event.key === "ArrowRight") showDecision(shownIndex + 1);
+    if (event.key === "ArrowLeft") showDecision(wantedIndex - 1);
+    else if (event.key === "ArrowRight") showDecision(wantedIndex + 1);
     else return;
     event.preventDefault();
   });

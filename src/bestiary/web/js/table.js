@@ -1,10 +1,12 @@
 // What the game pages share: move buttons bound to the server's legal action texts, the moves that no
 // part of a table offers (so every legal action stays reachable), and countdowns for response windows.
 
-export function moveButton(ctx, placed, action, label, cls = "") {
+// `name` is what a screen reader says when the visible label leans on the card around it: a "Play" button on
+// the Crate Mole card is named "Play Crate Mole".
+export function moveButton(ctx, placed, action, label, cls = "", name = null) {
   placed.add(action);
   return ctx.el("button", { type: "button", class: cls, "data-action": action, title: action,
-    onclick: () => ctx.act(action) }, label);
+    "aria-label": name ?? undefined, onclick: () => ctx.act(action) }, label);
 }
 
 export function otherMoves(ctx, placed, heading = "Your moves", words = plainWords) {
