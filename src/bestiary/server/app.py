@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -21,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bestiary.agents import agent_names
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
+from bestiary.server.guard import Bounds, Guard, Ledger, TokenBucket
 from bestiary.server.limits import CLOSE_BEHIND, HANG_UP, LOBBY_OFFSET_MAX, LOBBY_PAGE, LOBBY_PAGE_MAX, Outbox
 from bestiary.server.rooms import (
     CLOSE_MOVED,
@@ -56,27 +56,6 @@ def describe(error: ValidationError | RequestValidationError) -> str:
         where = ".".join(str(p) for p in problem["loc"] if p != "body") or "message"
         parts.append(f"{where}: {problem['msg']}")
     return "; ".join(parts)
-
-
-@dataclass
-class TokenBucket:
-    """`rate` tokens a second up to `burst`; each message takes one."""
-
-    rate: float
-    burst: int
-    tokens: float = field(init=False)
-    filled_at: float = field(init=False, default=0.0)
-
-    def __post_init__(self) -> None:
-        self.tokens = float(self.burst)
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(float(self.burst), self.tokens + (now - self.filled_at) * self.rate)
-        self.filled_at = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
 
 
 class TooManyStrikes(Exception):
@@ -162,7 +141,10 @@ def error_message(error: ServerError, ref: str | None = None) -> dict[str, Any]:
     return protocol.ErrorMessage(error=error.error, message=error.message, ref=ref).model_dump()
 
 
-def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
+def create_app(database_url: str, settings: Settings | None = None, bounds: Bounds | None = None,
+               ledger: Ledger | None = None) -> FastAPI:
+    """The application; with `bounds`, every client is held to them (server/guard.py), counted in `ledger`
+    (shared with the guarded protocol classes that count the process's connections)."""
     limits = settings or Settings()
 
     @contextlib.asynccontextmanager
@@ -177,6 +159,8 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Bestiary", summary="Play Bestiary's games online: rooms, seats, moves, replays.",
                   lifespan=lifespan, docs_url=None, redoc_url=None)  # /docs is our own page: no CDN, works offline
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    if bounds is not None:  # outermost: a refused call costs no body read and no routing
+        app.add_middleware(Guard, bounds=bounds, ledger=ledger)
 
     def hub() -> Hub:
         found: Hub = app.state.hub
