@@ -265,7 +265,7 @@ def test_serve_passes_its_bounds_to_the_server(monkeypatch: pytest.MonkeyPatch, 
     from bestiary.server import app as server_app
 
     made: dict[str, Any] = {}
-    monkeypatch.setattr(server_app, "create_app", lambda url, settings: made.update(settings=settings))
+    monkeypatch.setattr(server_app, "create_app", lambda url, settings, *_: made.update(settings=settings))
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: made.update(run=kwargs))
     result = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path), "--option-range",
                                       "crits-creatures.width=4..16", "--option-range", "crits-creatures.length=6..40",

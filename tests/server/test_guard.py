@@ -12,10 +12,11 @@ import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from tests.server.attack import Canary, ServedProcess, raw_connection, read_all
@@ -35,6 +36,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedProcess]:
 
 def client(server: ServedProcess, address: str) -> httpx.Client:
     return httpx.Client(base_url=server.base, transport=httpx.HTTPTransport(local_address=address), timeout=10)
+
+
+def logged(server: ServedProcess, text: str) -> str:
+    """The server's log once it holds `text` (or after 5 s)."""
+    deadline = time.monotonic() + 5
+    while text.encode() not in server.log.read_bytes() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return server.log.read_text()
 
 
 def assert_canary_unharmed(canary: Canary) -> None:
@@ -107,6 +116,9 @@ def test_rest_calls_past_the_rate_are_answered_429_with_retry_after(server: Serv
     refused = next(answer for answer in answers if answer.status_code == 429)
     assert int(refused.headers["retry-after"]) >= 1
     assert refused.json()["error"] == "rate-limited"
+    hits = [line for line in logged(server, "limit=rest-rate address=127.0.0.7").splitlines()
+            if "limit=rest-rate address=127.0.0.7" in line]
+    assert len(hits) == 1  # one line a minute per address and limit, however many calls were refused
     assert_canary_unharmed(canary)
 
 
@@ -147,13 +159,33 @@ def test_a_malformed_frame_writes_one_log_line_not_a_traceback(server: ServedPro
     with connect(f"ws://127.0.0.1:{server.port}/api/rooms/{code}/ws",
                  sock=raw_connection(server.port, "127.0.0.14")) as websocket:
         websocket.send(b"\xff\xfe not UTF-8", text=True)
-        with pytest.raises(Exception):  # noqa: B017,PT011 the server closes it (1007): how depends on timing
+        with pytest.raises(ConnectionClosed):  # 1007: invalid data
             websocket.recv(timeout=5)
-    deadline = time.monotonic() + 5
-    while b"event=bad-frame" not in server.log.read_bytes() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    log = server.log.read_text()
+    log = logged(server, "event=bad-frame")
     assert "event=bad-frame" in log
     assert "Traceback" not in log
-    assert "event=limit" in log  # the other tests' limits were logged, one line each
 
+
+
+def test_serve_passes_every_bound_to_the_guard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from bestiary.cli.main import app
+    from bestiary.server import app as server_app
+
+    made: dict[str, Any] = {}
+    monkeypatch.setattr(server_app, "create_app", lambda url, settings, bounds, ledger: made.update(bounds=bounds))
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: made.update(run=kwargs))
+    options = [str(part) for option, value in BOUNDS.items() for part in (option, value)]
+    result = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path), *options, "--keep-alive-seconds", "7",
+                                      "--max-connections", "50", "--max-websockets", "40",
+                                      "--forwarded-allow-ips", "10.0.0.1, 10.0.0.2"])
+    assert result.exit_code == 0, result.output
+    bounds = made["bounds"]
+    for option, value in BOUNDS.items():
+        assert getattr(bounds, option.removeprefix("--").replace("-", "_")) == value
+    assert (bounds.keep_alive_seconds, bounds.max_connections, bounds.max_websockets) == (7, 50, 40)
+    assert bounds.trusted_proxies == {"10.0.0.1", "10.0.0.2"}
+    assert made["run"]["timeout_keep_alive"] == 7
+    assert made["run"]["http"].__name__ == "GuardedHttp"
