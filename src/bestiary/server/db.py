@@ -36,6 +36,7 @@ from sqlalchemy import (
     event,
     or_,
     select,
+    text,
 )
 from sqlalchemy.engine import Engine
 
@@ -44,6 +45,7 @@ MoveWrite = tuple[str, list[tuple[int, int, str]], dict[str, Any]]  # a room's c
 CONNECT_SECONDS = 5
 POOLED_WORKERS = 4  # below SQLAlchemy's default pool of 5 connections, so no write waits for a connection
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = int.from_bytes(hashlib.blake2b(b"bestiary migrations", digest_size=8).digest(), "big", signed=True)
 
 metadata = MetaData()
 
@@ -125,9 +127,14 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 
 def upgrade(engine: Engine) -> None:
+    """The schema at the newest migration. On PostgreSQL, where several workers start at once on one
+    database, one migrates under a transaction-wide advisory lock while the others wait for it, then find
+    the schema current (PostgreSQL's DDL is transactional: a waiting worker sees all of it or none)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
