@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 
 from bestiary.core.registry import register_game
 from bestiary.server.app import create_app
-from bestiary.server.rooms import Settings
+from bestiary.server.settings import Settings
 from tests.server.secret_duel import SecretDuel
 
 POSTGRES_ENV = "BESTIARY_TEST_POSTGRES_URL"

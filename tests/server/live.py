@@ -208,7 +208,7 @@ def serve(database_url: str, fd: int, bot_delay: float, deflate: bool, bot_proce
 
     from bestiary.core.registry import register_game
     from bestiary.server.app import create_app
-    from bestiary.server.rooms import Settings
+    from bestiary.server.settings import Settings
     from tests.server.secret_duel import SecretDuel
 
     register_game(SecretDuel)

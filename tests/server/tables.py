@@ -16,7 +16,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from bestiary.server.app import create_app
-from bestiary.server.rooms import Room, Settings
+from bestiary.server.room import Room
+from bestiary.server.settings import Settings
 from tests.server.conftest import auth, create_room, join, view
 
 # Every game the server plays, at a size with hidden hands, windows or races where the game has them.

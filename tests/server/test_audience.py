@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from bestiary.server import protocol
+from bestiary.server.broadcast import Connection
 from bestiary.server.db import Store, open_database
-from bestiary.server.rooms import Connection, Hub
+from bestiary.server.hub import Hub
 from tests.server.conftest import INSTANT
 
 

@@ -21,8 +21,9 @@ from bestiary.core.api import Action
 from bestiary.core.registry import load_game
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database, rooms
+from bestiary.server.hub import Hub
 from bestiary.server.limits import OptionRange
-from bestiary.server.rooms import Hub, Settings
+from bestiary.server.settings import Settings
 from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, PrioritySlots
 from tests.server.conftest import Server, create_room, join, view
 

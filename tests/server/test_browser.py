@@ -18,7 +18,7 @@ playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser 
 import uvicorn  # noqa: E402
 
 from bestiary.server.app import create_app  # noqa: E402
-from bestiary.server.rooms import Settings  # noqa: E402
+from bestiary.server.settings import Settings  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "server"

@@ -16,7 +16,7 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
 
-from bestiary.server.rooms import Settings  # noqa: E402
+from bestiary.server.settings import Settings  # noqa: E402
 from tests.server import test_browser  # noqa: E402
 from tests.server.test_browser import CHROMIUM, PHONE, serving  # noqa: E402
 

@@ -13,7 +13,9 @@ from sqlalchemy.exc import IntegrityError
 from bestiary.server import protocol
 from bestiary.server.commits import GroupCommit
 from bestiary.server.db import MoveWrite, Store, open_database
-from bestiary.server.rooms import Hub, Room, ServerError
+from bestiary.server.errors import ServerError
+from bestiary.server.hub import Hub
+from bestiary.server.room import Room
 from tests.server.conftest import INSTANT
 from tests.server.scripted import stored_moves
 

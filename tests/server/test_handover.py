@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 
 from bestiary.server import protocol
+from bestiary.server.broadcast import CLOSE_MOVED, Connection
 from bestiary.server.db import Store, open_database
-from bestiary.server.rooms import CLOSE_MOVED, HANG_UP, Connection, Hub, Settings
+from bestiary.server.hub import Hub
+from bestiary.server.limits import HANG_UP
+from bestiary.server.settings import Settings
 from bestiary.server.workers import worker_arguments
 from tests.server.conftest import POSTGRES_ENV, postgres_url
 

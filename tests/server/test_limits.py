@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
 from bestiary.server.app import CLOSE_POLICY, CLOSE_TOO_BIG, TokenBucket
-from bestiary.server.rooms import Settings
+from bestiary.server.settings import Settings
 from tests.server.conftest import create_room, join, view
 from tests.server.tables import live_server
 

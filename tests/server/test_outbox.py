@@ -16,8 +16,10 @@ from websockets.frames import Opcode
 from websockets.uri import parse_uri
 
 from bestiary.server.app import create_app
+from bestiary.server.broadcast import Connection
+from bestiary.server.hub import Hub
 from bestiary.server.limits import CLOSE_BEHIND
-from bestiary.server.rooms import Connection, Hub, Settings
+from bestiary.server.settings import Settings
 from tests.server.tables import serving
 
 LIMIT = 32 * 1024  # characters of JSON waiting for one websocket

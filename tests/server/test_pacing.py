@@ -7,7 +7,7 @@ import time
 
 from fastapi.testclient import TestClient
 
-from bestiary.server.rooms import Settings
+from bestiary.server.settings import Settings
 from tests.server.conftest import Server, create_room, join, move, view
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.exc import OperationalError
 
 from bestiary.server.db import MIGRATIONS, moves, open_database, rooms
-from bestiary.server.rooms import Settings
+from bestiary.server.settings import Settings
 from tests.server.conftest import create_room, join, move, view
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from bestiary.server.rooms import Settings
+from bestiary.server.settings import Settings
 from tests.server.conftest import Server, auth, create_room, join, move, view
 from tests.server.test_realtime import hello, receive_until
 
@@ -189,7 +189,7 @@ def test_the_api_docs_page_needs_nothing_from_the_internet(client: TestClient) -
 
 def test_a_replay_stops_after_each_decision_with_the_chance_it_caused() -> None:
     from bestiary.core.api import CHANCE
-    from bestiary.server.rooms import decision_steps
+    from bestiary.server.authority import decision_steps
 
     # a deal of three cards, P1 draws (one card flipped), P2 passes, P1 rolls (two dice)
     players = [CHANCE, CHANCE, CHANCE, 0, CHANCE, 1, 0, CHANCE, CHANCE]

@@ -12,7 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from bestiary.server.rooms import Settings
+from bestiary.server.settings import Settings
 from tests.server.conftest import auth, create_room, join, move, view
 
 

@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 
 from bestiary.server import protocol
 from bestiary.server.db import Store, open_database
-from bestiary.server.rooms import Hub
+from bestiary.server.hub import Hub
 from tests.server.conftest import INSTANT, create_room, join, move, view
 from tests.server.scripted import stored_moves
 from tests.server.test_realtime import duel, hello, receive_until, wait_for

@@ -11,7 +11,9 @@ from typing import Any
 from sqlalchemy import create_engine, update
 
 from bestiary.server.db import Store, now, open_database, rooms
-from bestiary.server.rooms import Hub, Room, Settings
+from bestiary.server.hub import Hub
+from bestiary.server.room import Room
+from bestiary.server.settings import Settings
 from tests.server.conftest import create_room, join, move
 
 ON_DEMAND = Settings(bot_delay=0.0, reaction_scale=0.0, bot_processes=0)

@@ -106,7 +106,7 @@ def serve(
         from bestiary.server.guard import Bounds, Ledger, guarded_protocols
         from bestiary.server.limits import DEFAULT_OPTION_RANGES, OptionRange
         from bestiary.server.logs import configure
-        from bestiary.server.rooms import Settings
+        from bestiary.server.settings import Settings
     except ImportError as error:
         typer.echo(f"error: the server needs its extra packages ({error.name} is missing): "
                    "pip install 'bestiary[server]'", err=True)

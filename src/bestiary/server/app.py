@@ -19,18 +19,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bestiary.agents import agent_names
 from bestiary.server import protocol
+from bestiary.server.broadcast import CLOSE_MOVED, Connection
 from bestiary.server.db import Store, open_database
+from bestiary.server.errors import ServerError
 from bestiary.server.guard import Bounds, Guard, Ledger, TokenBucket
+from bestiary.server.hub import Hub, known_games
 from bestiary.server.limits import CLOSE_BEHIND, HANG_UP, LOBBY_OFFSET_MAX, LOBBY_PAGE, LOBBY_PAGE_MAX, Outbox
-from bestiary.server.rooms import (
-    CLOSE_MOVED,
-    Connection,
-    Hub,
-    Room,
-    ServerError,
-    Settings,
-    known_games,
-)
+from bestiary.server.room import Room
+from bestiary.server.settings import Settings
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 HELLO_SECONDS = 15.0

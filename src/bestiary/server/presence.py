@@ -12,27 +12,45 @@ was stopped: the grace then counts from the restart.
 from __future__ import annotations
 
 import asyncio
-import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from bestiary.server import protocol
-from bestiary.server.db import now
+from bestiary.server.broadcast import Connection
+from bestiary.server.seats import Seat
+from bestiary.server.settings import Settings
 
-if TYPE_CHECKING:
-    from bestiary.server.rooms import Connection, Room
-
-log = logging.getLogger("bestiary.server")
-RETRY_SECONDS = 1.0
 REST_PRESENT_SECONDS = 30.0  # a player without a websocket counts as connected this long after a request
 SeatPresence = Literal["open", "connected", "away", "computer"]
+
+
+class Table(Protocol):
+    """What presence needs of its room (server/room.py)."""
+
+    seats: list[Seat]
+    connections: set[Connection]
+    settings: Settings
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def rematch_of(self) -> str | None: ...
+
+    def send_view(self, connection: Connection, kind: Literal["welcome", "state"]) -> None: ...
+
+    def broadcast(self) -> None: ...
+
+    async def away_too_long(self, seat: int, grace: float) -> None:
+        """The grace is over: a computer takes the seat, if it is still held."""
 
 
 class Presence:
     """One room's presence: the grace timer and hand-over deadline of each away seat."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Table) -> None:
         self.room = room
+        self.clock = room.settings.clock
         self.timers: dict[int, asyncio.Task[None]] = {}  # one per away seat, never more
         self.deadlines: dict[int, datetime] = {}  # when the away seat goes to a computer (UTC, fixed per timer)
         self.rest_seen: dict[int, float] = {}  # event-loop time of each seat's last REST request
@@ -44,7 +62,7 @@ class Presence:
 
     def polled_lately(self, seat: int) -> bool:
         seen = self.rest_seen.get(seat)
-        return seen is not None and asyncio.get_running_loop().time() - seen < REST_PRESENT_SECONDS
+        return seen is not None and self.clock.time() - seen < REST_PRESENT_SECONDS
 
     def of(self, seat: int) -> SeatPresence:
         info = self.room.seats[seat]
@@ -79,7 +97,7 @@ class Presence:
         if seat is None or self.room.seats[seat].kind == "bot":
             return
         was_away = self.of(seat) == "away"
-        self.rest_seen[seat] = asyncio.get_running_loop().time()
+        self.rest_seen[seat] = self.clock.time()
         if not self.connected(seat):
             self.cancel(seat)
             self.check()
@@ -97,7 +115,7 @@ class Presence:
     def check(self) -> None:
         """Start the grace of every taken seat that has no connection and no timer yet; forget the timers of
         seats that are back or no longer a person's."""
-        grace = self.room.hub.settings.disconnect_grace
+        grace = self.room.settings.disconnect_grace
         for seat in list(self.timers):
             if not self.held(seat):
                 self.cancel(seat)
@@ -106,7 +124,7 @@ class Presence:
         for seat in range(len(self.room.seats)):
             if self.held(seat) and seat not in self.timers:
                 polled = self.rest_seen.get(seat)
-                left = 0.0 if polled is None else polled + REST_PRESENT_SECONDS - asyncio.get_running_loop().time()
+                left = 0.0 if polled is None else polled + REST_PRESENT_SECONDS - self.clock.time()
                 self.start_grace(seat, grace + max(0.0, left))
 
     def held(self, seat: int) -> bool:
@@ -118,9 +136,8 @@ class Presence:
         return room.status == "waiting" and room.rematch_of is not None and self.of(seat) == "open"
 
     def start_grace(self, seat: int, grace: float) -> None:
-        loop = asyncio.get_running_loop()
-        self.deadlines[seat] = now() + timedelta(seconds=grace)
-        task = loop.create_task(self.hand_over_when_due(seat, grace))
+        self.deadlines[seat] = self.clock.wall() + timedelta(seconds=grace)
+        task = asyncio.get_running_loop().create_task(self.hand_over_when_due(seat, grace))
         self.timers[seat] = task
         task.add_done_callback(lambda done: self.forget(seat, done))
 
@@ -136,26 +153,8 @@ class Presence:
             task.cancel()
 
     async def hand_over_when_due(self, seat: int, grace: float) -> None:
-        from bestiary.server.rooms import ServerError  # rooms imports this module
-
-        await asyncio.sleep(grace)
-        room = self.room
-        while True:
-            async with room.lock:
-                if not self.held(seat):
-                    return
-                log.info("room %s: seat %d away for %ss, a computer takes over", room.code, seat, grace)
-                try:
-                    await room.hand_to_bot(seat, reclaimable=room.status == "playing")
-                except ServerError as error:  # the database is away: try again, the table must not stall
-                    log.warning("room %s: %s; retrying", room.code, error.message)
-                else:
-                    if room.status == "waiting" and room.full():
-                        await room.start_when_stored()
-                    else:
-                        room.changed()
-                    return
-            await asyncio.sleep(RETRY_SECONDS)
+        await self.clock.sleep(grace)
+        await self.room.away_too_long(seat, grace)
 
     def close(self) -> None:
         for seat in list(self.timers):

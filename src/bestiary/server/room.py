@@ -1,0 +1,433 @@
+"""A room: one game, its seats, its connections, its bots and its timers; the async shell around the game's
+authority (server/authority.py).
+
+A move follows one path: check the seat's token and the state version, apply it on a copy, play any chance
+outcomes that follow, commit every new move to the database, and only then make the copy the room's state
+and send each viewer its own view (server/broadcast.py). The database calls run on the Store's worker
+threads while the room's lock is held, so the event loop serves other rooms meanwhile and the moves of one
+room are stored in the order they were made. Every timer (a bot's delay, a window, a turn clock, a grace)
+keeps the server's clock (server/clock.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, Protocol, TypeVar
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent, pacing
+from bestiary.core.api import Game, State
+from bestiary.server import broadcast, protocol, seats
+from bestiary.server.authority import Authority, Change, Made, OpenWindow
+from bestiary.server.broadcast import Connection, SeenLog
+from bestiary.server.clock import wall_time
+from bestiary.server.commits import GroupCommit
+from bestiary.server.db import Store, as_utc
+from bestiary.server.errors import UNAVAILABLE, ServerError
+from bestiary.server.presence import Presence
+from bestiary.server.seats import Seat
+from bestiary.server.settings import Settings
+from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
+
+log = logging.getLogger("bestiary.server")
+RETRY_SECONDS = 1.0
+T = TypeVar("T")
+
+
+class House(Protocol):
+    """What a room needs of the server it lives in (server/hub.py)."""
+
+    settings: Settings
+    store: Store
+    commits: GroupCommit
+    thinkers: Thinkers | None
+    rooms: dict[str, Room]
+
+    async def let_go(self, code: str) -> None:
+        """The room's lease given up, once it has left memory (server/cluster.py)."""
+
+
+class Room:
+    def __init__(self, hub: House, code: str, game: Game, seed: int, seats: list[Seat], window_seconds: float,
+                 turn_seconds: float | None = None, status: str = "waiting", result: dict[str, Any] | None = None,
+                 rematch: str | None = None, public: bool = False, rematch_of: str | None = None) -> None:
+        self.hub = hub
+        self.settings = hub.settings
+        self.clock = hub.settings.clock
+        self.code = code
+        self.game = game
+        self.seed = seed
+        self.rng = random.Random(secrets.randbits(64))  # chance outcomes and bots; never predictable by a client
+        self.authority = Authority(game, seed, window_seconds, status, result, self.rng)
+        self.seen = SeenLog()
+        self.options = game.options_dict()  # as RoomInfo shows them; the game's options never change
+        self.seats = seats
+        self.window_seconds = window_seconds
+        self.turn_seconds = turn_seconds
+        self.turn_deadline: float | None = None  # clock time when the turn clock runs out
+        self.rematch = rematch
+        self.public = public  # listed in the lobby; a private room is reached only through its invite link
+        self.rematch_of = rematch_of
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.agents: dict[int, Agent] = {s.seat: make_agent(s.agent or "random") for s in seats if s.kind == "bot"}
+        self.timers: list[asyncio.Task[None]] = []
+        self.presence = Presence(self)  # its grace timers are apart from `timers`: a move must not cancel them
+        self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
+        self.creator: str | None = None  # the address that made it, while it waits for players
+        self.closed = False  # left this worker's memory: its connections' ends must not act on it
+        self.idle_since = self.clock.time()  # when last seen waiting with nobody connected
+
+    # -- the game, as its authority holds it ---------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self.authority.state
+
+    @property
+    def status(self) -> str:
+        return self.authority.status
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.authority.result
+
+    @property
+    def window(self) -> OpenWindow | None:
+        return self.authority.window
+
+    @property
+    def version(self) -> int:
+        return self.authority.version
+
+    # -- what anyone may see ------------------------------------------------------------------------
+    def info(self) -> protocol.RoomInfo:
+        return protocol.RoomInfo(
+            code=self.code, game=self.game.info.name, title=self.game.info.title,
+            options=self.options, status=self.status,  # type: ignore[arg-type]
+            seats=[self.presence.seat_info(s.seat) for s in self.seats], window_seconds=self.window_seconds,
+            turn_seconds=self.turn_seconds, version=self.version,
+            result=self.result, rematch=self.rematch, public=self.public)
+
+    def view(self, seat: int | None, events_from: int = 0, info: protocol.RoomInfo | None = None) -> protocol.View:
+        """What `seat` (None: a spectator) may see, with its events from `events_from` on; `info`: the room's, if
+        already made for this broadcast."""
+        person = seat is not None and self.seats[seat].kind == "human"  # a computer's seat is offered nothing
+        return broadcast.table_view(self.authority, self.seen, info or self.info(), seat, events_from, person,
+                                    self.clock.time(), self.turn_deadline)
+
+    def broadcast(self) -> None:
+        broadcast.fan_out(self.connections, self.view, self.info() if self.connections else None)
+
+    def send_view(self, connection: Connection, kind: Literal["welcome", "state"]) -> None:
+        broadcast.send_view(connection, kind, self.view)
+
+    def replay_view(self, seat: int | None, step: int) -> protocol.ReplayView:
+        return self.authority.replay_view(seat, step)
+
+    async def settled(self) -> None:
+        """Returns once no change is under way or due now (a bot without delay), so a look that follows sees
+        the commit being written meanwhile on a database thread."""
+        while True:
+            async with self.lock:
+                if not self.due_now:
+                    return
+            await asyncio.wait(self.due_now)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token acts for; None for no token (a spectator). A wrong token is refused."""
+        return seats.seat_of(self.seats, token)
+
+    # -- seats --------------------------------------------------------------------------------------
+    async def join(self, seat_number: int, name: str) -> str:
+        async with self.lock:
+            seat = seats.open_seat(self.seats, seat_number)
+            token, token_hash = seats.new_token()
+            seat_name = name.strip() or f"Player {seat_number + 1}"
+            await self.store(self.hub.store.update_seat, self.code, seat_number, token_hash=token_hash,
+                             name=seat_name, person=True)
+            seat.token_hash, seat.name, seat.person = token_hash, seat_name, True
+            self.idle_since = self.clock.time()
+            if self.status == "waiting" and self.full():
+                await self.start_when_stored()
+            else:
+                self.changed()
+        return token
+
+    async def leave(self, seat_number: int) -> None:
+        """Before the game, the seat opens again; during it, a heuristic bot plays it to the end."""
+        async with self.lock:
+            seat = self.seats[seat_number]
+            if self.status == "waiting":
+                await self.store(self.hub.store.update_seat, self.code, seat_number, token_hash=None, name=None)
+                seat.token_hash = None
+                seat.name = None
+            elif self.status == "playing":
+                await self.hand_to_bot(seat_number)
+            self.changed()
+
+    async def hand_to_bot(self, seat_number: int, reclaimable: bool = False) -> None:
+        """A heuristic bot plays the seat to the end. A seat taken from an away player stays reclaimable: its
+        token still opens the seat's view and may `claim` it back; a seat left on purpose loses its token."""
+        seat = self.seats[seat_number]
+        token_hash = seat.token_hash if reclaimable else None
+        await self.store(self.hub.store.update_seat, self.code, seat_number, kind="bot", agent="heuristic",
+                         token_hash=token_hash)
+        seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", token_hash
+        self.agents[seat_number] = make_agent("heuristic")
+        if reclaimable:
+            return
+        for connection in self.connections:  # whoever left watches from now on, like any spectator
+            if connection.seat == seat_number:
+                connection.seat = None
+                connection.events_seen = 0  # a spectator's log is another list: send it whole
+
+    async def hand_over(self, token: str | None, seat_number: int) -> None:
+        """A player at the table hands an away seat to a computer now, without waiting for the grace."""
+        async with self.lock:
+            seats.check_hand_over(self.seats, self.seat_of(token), seat_number, self.status, self.presence.of)
+            await self.hand_to_bot(seat_number, reclaimable=True)
+            self.changed()
+
+    async def away_too_long(self, seat: int, grace: float) -> None:
+        """An away seat's grace is over: a computer plays it (the database away: try again, the table must
+        not stall)."""
+        while True:
+            async with self.lock:
+                if not self.presence.held(seat):
+                    return
+                log.info("room %s: seat %d away for %ss, a computer takes over", self.code, seat, grace)
+                try:
+                    await self.hand_to_bot(seat, reclaimable=self.status == "playing")
+                except ServerError as error:
+                    log.warning("room %s: %s; retrying", self.code, error.message)
+                else:
+                    if self.status == "waiting" and self.full():
+                        await self.start_when_stored()
+                    else:
+                        self.changed()
+                    return
+            await self.clock.sleep(RETRY_SECONDS)
+
+    async def claim(self, token: str | None) -> int:
+        """The player whose seat a computer took while they were away takes it back."""
+        async with self.lock:
+            seat_number = self.seat_of(token)
+            if seat_number is None:
+                raise ServerError("spectator", "send the seat token of the seat to claim back", 401)
+            seat = self.seats[seat_number]
+            if seat.kind == "human":
+                return seat_number  # already theirs: claiming twice changes nothing
+            if self.status != "playing":
+                raise ServerError("finished", "the game is over", 409)
+            await self.store(self.hub.store.update_seat, self.code, seat_number, kind="human", agent=None)
+            seat.kind, seat.agent = "human", None
+            self.agents.pop(seat_number, None)
+            self.changed()
+            return seat_number
+
+    def disconnected(self, seat_number: int | None) -> None:
+        """A seat's last connection closed: hold the seat for the grace period, then hand it to a bot."""
+        self.presence.departed(seat_number)
+
+    async def chat(self, token: str | None, text: str) -> None:
+        async with self.lock:
+            seat = self.seat_of(token)
+            if seat is None:
+                raise ServerError("spectator", "spectators cannot chat; join a seat to talk", 403)
+            line = protocol.ChatLine(seat=seat, name=self.seats[seat].name or f"P{seat + 1}", text=text)
+            broadcast.to_everyone(self.connections, line.model_dump(mode="json"))
+
+    async def start(self) -> None:
+        if self.status == "waiting":
+            await self.commit_state(self.state.clone(), [], {"status": "playing"})
+
+    async def start_when_stored(self) -> None:
+        """Start now or, if the database is away, as soon as it is back (`changed` retries it)."""
+        with contextlib.suppress(ServerError):
+            await self.start()
+        self.changed()
+
+    def full(self) -> bool:
+        return seats.full(self.seats)
+
+    async def store(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A Store method off the event loop; a database that is away is a clean refusal that changed nothing."""
+        self.check_still_here()
+        try:
+            return await self.hub.store.run(method, *args, **kwargs)
+        except SQLAlchemyError:
+            log.exception("room %s: the database refused %s", self.code, getattr(method, "__name__", method))
+            raise ServerError("unavailable", UNAVAILABLE, 503) from None
+
+    # -- moves --------------------------------------------------------------------------------------
+    async def move(self, token: str | None, text: str, version: int) -> int:
+        """Apply the move of the token's seat; the new version. Refusals change nothing."""
+        async with self.lock:
+            seat = self.seat_of(token)  # checked under the lock: a seat given up cannot move any more
+            if seat is None:
+                raise ServerError("spectator", "spectators cannot move; join a seat to play", 403)
+            if self.seats[seat].kind == "bot":
+                raise ServerError("computer-seat", "a computer plays this seat since you were away; claim it back "
+                                                   "to play", 403)
+            self.authority.check_turn(seat, version)
+            candidate, made = self.authority.move(seat, text)
+            await self.commit_state(candidate, made)
+            return self.version
+
+    async def commit_state(self, candidate: State, made: Made, room_values: dict[str, Any] | None = None) -> None:
+        """Play the chance outcomes that follow, store every new move with the room's new status and window in
+        one transaction, then adopt the new state."""
+        change = self.authority.played(candidate, made, self.clock.time(), room_values)
+        window = change.window
+        change.values.update(window_opened_at=None if window is None else window.opened_at_version,
+                             window_closes_at=None if window is None else wall_time(self.clock, window.deadline))
+        write = asyncio.ensure_future(self.record(change.made, change.values))
+        try:
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            # The worker thread commits regardless: keep the lock until the room agrees with the database.
+            await write
+            self.adopt(change)
+            raise
+        self.adopt(change)
+
+    async def record(self, made: Made, values: dict[str, Any]) -> None:
+        """The moves and room values committed with other rooms' (server/commits.py); a database that is away
+        is a clean refusal that changed nothing."""
+        self.check_still_here()
+        try:
+            await self.hub.commits.record(self.code, made, values)
+        except SQLAlchemyError:
+            log.exception("room %s: the database refused the moves", self.code)
+            raise ServerError("unavailable", UNAVAILABLE, 503) from None
+
+    def check_still_here(self) -> None:
+        """A room that has left this worker (handed over, expired, shut down) writes nothing more."""
+        if self.closed:
+            raise ServerError("busy", "this room has just moved to another worker; try again in a moment", 503)
+
+    def adopt(self, change: Change) -> None:
+        self.authority.adopt(change, self.clock.time())
+        self.changed()
+
+    def restore(self, moves: list[tuple[int, str]], window_opened_at: int | None, window_closes_at: Any) -> None:
+        """A stored room's game: its moves played again, and the window it was in with the time it had left."""
+        self.authority.replay_stored(moves)
+        left = None if window_closes_at is None else (as_utc(window_closes_at) - self.clock.wall()).total_seconds()
+        self.authority.restore_window(window_opened_at, left, self.clock.time())
+
+    # -- after every change: windows, bots, broadcasts ----------------------------------------------
+    def changed(self) -> None:
+        current = asyncio.current_task()
+        for timer in self.timers:
+            if timer is not current:
+                timer.cancel()
+        self.timers = []
+        now = self.clock.time()
+        kind = self.state.decision_kind() if self.status == "playing" else None
+        if self.window is not None:
+            self.later(self.window.deadline - now, self.close_window)
+        if self.status == "waiting" and self.full():  # every seat is taken but the database refused the start
+            self.later(RETRY_SECONDS, self.start)
+        self.turn_deadline = None
+        if self.status == "playing":
+            for player in self.state.players_to_act():
+                if player in self.agents:
+                    self.later(self.bot_delay(player, kind), self.bot_move, player)
+                elif self.settings.automatic_passes and pacing.automatic_pass(self.state, player) is not None:
+                    delay = pacing.pass_delay(self.state, player, self.rng) * self.settings.reaction_scale
+                    self.later(delay, self.turn_ran_out, player, self.version)
+                elif kind == "turn" and self.turn_seconds is not None:
+                    self.turn_deadline = now + self.turn_seconds
+                    self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
+        elif self.status == "finished":
+            self.later(self.settings.finished_room_seconds, self.evict_when_idle)
+        self.presence.check()
+        self.broadcast()
+
+    def later(self, delay: float, job: Callable[..., Awaitable[None]], *args: Any) -> None:
+        async def run() -> None:
+            await self.clock.sleep(delay)
+            async with self.lock:
+                try:
+                    await job(*args)
+                except ServerError as error:  # the database is away: try again, the room must not stall
+                    log.warning("room %s: %s failed (%s); retrying", self.code, job.__name__, error.message)
+                    self.later(RETRY_SECONDS, job, *args)
+                except Exception:  # a bug in one job must not silence the room's other timers
+                    log.exception("room %s: %s failed", self.code, job.__name__)
+        task = asyncio.get_running_loop().create_task(run())
+        self.timers.append(task)
+        if delay <= 0:
+            self.due_now.add(task)
+            task.add_done_callback(self.due_now.discard)
+
+    async def expire(self) -> None:
+        """A waiting room nobody came to: deleted, from memory and from the database."""
+        async with self.lock:
+            if self.status != "waiting" or self.connections or self.hub.rooms.get(self.code) is not self:
+                return
+            await self.store(self.hub.store.delete_room, self.code)
+            log.info("room %s: waited with nobody connected for %ss, deleted", self.code,
+                     self.settings.waiting_room_seconds)
+            del self.hub.rooms[self.code]
+            self.close()
+        await self.hub.let_go(self.code)
+
+    async def evict_when_idle(self) -> None:
+        """A finished room leaves memory once no one watches it; it loads again from the database on demand."""
+        if self.connections:
+            self.later(self.settings.finished_room_seconds, self.evict_when_idle)
+        elif self.hub.rooms.get(self.code) is self:
+            del self.hub.rooms[self.code]
+            await self.hub.let_go(self.code)
+
+    def bot_delay(self, player: int, kind: str | None) -> float:
+        if kind in ("race", "response"):
+            view = SeatView(self.state, player)
+            return self.agents[player].reaction_delay(view, self.rng) * self.settings.reaction_scale
+        return self.settings.bot_delay
+
+    async def bot_move(self, player: int) -> None:
+        if self.status == "playing" and player in self.agents and player in self.state.players_to_act():
+            await self.play_for(player, self.agents[player])
+
+    async def turn_ran_out(self, player: int, version: int) -> None:
+        """A person's turn clock ran out: the game's heuristic (or a random move) is made for them."""
+        if self.status == "playing" and self.version == version and player in self.state.players_to_act():
+            await self.play_for(player, HeuristicAgent())
+
+    async def play_for(self, player: int, agent: Agent) -> None:
+        """The agent's move for the seat, chosen from what that seat may see. A search thinks for a second or
+        more: it does so in the server's pool of processes (server/thinking.py; another agent on a worker
+        thread), so that the other rooms, and this room's watchers, are served meanwhile; the room's lock,
+        held by every job, keeps its state still until the move is made."""
+        seed = self.rng.getrandbits(64)  # the thinker's own generator: the room's stays on the loop
+        thinkers = self.hub.thinkers
+        if thinkers is not None and searches(agent):
+            priority = PEOPLE_FIRST if any(s.kind == "human" for s in self.seats) else BOTS_ONLY
+            action: Any = await thinkers.act(agent, self.state, player, seed, priority)
+        else:
+            action = await asyncio.to_thread(agent.act, SeatView(self.state, player), random.Random(seed))
+        candidate = self.state.clone()
+        candidate.apply_action(action, player=player)
+        await self.commit_state(candidate, [(self.version, player, str(action))])
+
+    async def close_window(self) -> None:
+        """Time is up: every listed player who may pass, passes; a choice without `pass` stays open."""
+        passes = self.authority.timed_out()
+        if passes is not None:
+            await self.commit_state(*passes)
+
+    def close(self) -> None:
+        self.closed = True
+        for timer in self.timers:
+            timer.cancel()
+        self.timers = []
+        self.presence.close()

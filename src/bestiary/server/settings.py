@@ -1,0 +1,32 @@
+"""What a server is set to: its delays, bounds and clock (`bestiary serve` fills it from its options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bestiary.server.clock import Clock, WallClock
+from bestiary.server.limits import DEFAULT_OPTION_RANGES, OptionRange
+
+
+@dataclass
+class Settings:
+    bot_delay: float = 0.5  # seconds a bot waits before an ordinary move, so people can follow
+    reaction_scale: float = 1.0  # multiplies each agent's race reaction time (0 in tests: instant)
+    disconnect_grace: float | None = 120.0  # seconds a disconnected player's seat is held; None: for ever
+    max_message_bytes: int = 4096  # one websocket message
+    message_rate: float = 10.0  # websocket messages a connection may send per second, on average...
+    message_burst: int = 30  # ...and at once
+    max_strikes: int = 20  # oversized, binary or over-rate messages a connection may send before it is closed
+    max_outbox: int = 1 << 20  # characters of JSON waiting for one websocket before it is cut off (CLOSE_BEHIND)
+    max_body_bytes: int = 65536  # one REST request body
+    finished_room_seconds: float = 300.0  # a finished room leaves memory this long after its last connection
+    automatic_passes: bool = True  # a person's seat that can only pass a window passes by itself (agents/pacing.py)
+    # what one client may make the server build and keep (server/limits.py, docs/reliability.md)
+    option_ranges: tuple[OptionRange, ...] = DEFAULT_OPTION_RANGES  # the options that build a larger game
+    games_kept: int = 16  # configured games held for new rooms, the least recently used dropped first
+    waiting_rooms_per_address: int = 20  # rooms one address may have waiting for players at once
+    max_waiting_rooms: int = 1000  # rooms waiting for players on the whole server
+    waiting_room_seconds: float = 900.0  # a waiting room with nobody connected is deleted after this long
+    bot_processes: int = 1  # processes search bots think in; at most this many searches at once (0: threads)
+    cluster: bool = False  # one of several workers on one PostgreSQL database (server/cluster.py)
+    clock: Clock = field(default_factory=WallClock)  # what the rooms' timers keep (server/clock.py)
