@@ -135,7 +135,7 @@ def test_the_server_keeps_only_so_many_rooms_waiting(server: Server, sqlite_url:
         for _ in range(2):
             create_room(client, "critter-capture", options={"players": 2})
         full = client.post("/api/rooms", json={"game": "critter-capture", "options": {"players": 2}})
-        assert full.status_code == 503 and "2 rooms are waiting for players" in full.json()["message"]
+        assert full.status_code == 503 and "2 rooms waiting for players" in full.json()["message"]
 
 
 def test_a_waiting_room_with_nobody_connected_expires(server: Server, sqlite_url: str) -> None:

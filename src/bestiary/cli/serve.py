@@ -50,6 +50,10 @@ def serve(
     waiting_rooms_per_address: Annotated[int, typer.Option(
         help="rooms one client address may have waiting for players at once")] = 20,
     max_waiting_rooms: Annotated[int, typer.Option(help="rooms waiting for players on the whole server")] = 1000,
+    bot_rooms_per_address: Annotated[int, typer.Option(
+        help="rooms of bots only one client address may have playing at once (each holds its game in memory)",
+        min=0)] = 4,
+    max_bot_rooms: Annotated[int, typer.Option(help="rooms of bots only playing on the whole server", min=0)] = 50,
     waiting_room_seconds: Annotated[float, typer.Option(
         help="seconds a waiting room with nobody connected is kept before it is deleted")] = 900.0,
     bot_processes: Annotated[int, typer.Option(
@@ -134,6 +138,7 @@ def serve(
                         max_strikes=max_strikes, max_outbox=max_outbox, max_body_bytes=max_body_bytes,
                         finished_room_seconds=finished_room_seconds, option_ranges=ranges, games_kept=games_kept,
                         waiting_rooms_per_address=waiting_rooms_per_address, max_waiting_rooms=max_waiting_rooms,
+                        bot_rooms_per_address=bot_rooms_per_address, max_bot_rooms=max_bot_rooms,
                         waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster)
     bounds = Bounds(max_header_bytes=max_header_bytes, max_headers=max_headers, request_seconds=request_seconds,
                     keep_alive_seconds=keep_alive_seconds, connections_per_address=connections_per_address,

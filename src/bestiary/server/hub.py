@@ -24,6 +24,7 @@ from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, now
 from bestiary.server.errors import ServerError
 from bestiary.server.limits import LOBBY_PAGE, ConfiguredGames, out_of_range
+from bestiary.server.logs import event
 from bestiary.server.room import Room
 from bestiary.server.seats import Seat, seat_from_row
 from bestiary.server.settings import Settings
@@ -50,21 +51,42 @@ class Hub:
         self.adopter: asyncio.Task[None] | None = None
         self.handing_over: set[asyncio.Task[None]] = set()
         self.handed_over: dict[str, float] = {}  # room code: when this worker last handed it over
+        self.admitted: dict[int, tuple[str | None, bool]] = {}  # rooms being made: (creator, bots only) (admit)
+        self.tickets = itertools.count()
 
     async def game(self, name: str, options: dict[str, Any]) -> Game:
         """The configured game, shared by every room that plays it with these options (server/limits.py)."""
         return await self.games.get(name, options)
 
-    def waiting_room_allowed(self, address: str | None) -> None:
-        """Refuses a new waiting room past the server's bound, or past the bound for one address."""
-        waiting = [room for room in self.rooms.values() if room.status == "waiting"]
-        if len(waiting) >= self.settings.max_waiting_rooms:
-            raise ServerError("too-many-rooms", f"{len(waiting)} rooms are waiting for players, as many as this "
-                                                f"server holds: join one from the lobby, or try again later", 503)
-        mine = sum(room.creator == address for room in waiting) if address is not None else 0
-        if mine >= self.settings.waiting_rooms_per_address:
-            raise ServerError("too-many-rooms", f"you have {mine} rooms waiting for players, as many as one "
-                                                f"address may: start or leave one first", 429)
+    def admit(self, address: str | None, bots_only: bool) -> int:
+        """Counts a room about to be made, or refuses it past its bounds: rooms waiting for players, or rooms of
+        bots only playing (each holds its game in memory), on the server and per address. The check and the
+        count are one step with no await between, so parallel creations cannot all pass a check made before
+        any of them is stored. The admission's ticket is given back (popped from `self.admitted`) when the room
+        is put in `self.rooms`, or when making it fails."""
+        if bots_only:
+            live = [room.creator for room in self.rooms.values() if room.bots_only and room.status != "finished"]
+            total, per_address = self.settings.max_bot_rooms, self.settings.bot_rooms_per_address
+            what = "rooms of bots only playing"
+        else:
+            live = [room.creator for room in self.rooms.values() if room.status == "waiting"]
+            total, per_address = self.settings.max_waiting_rooms, self.settings.waiting_rooms_per_address
+            what = "rooms waiting for players"
+        creators = live + [creator for creator, bots in self.admitted.values() if bots == bots_only]
+        if len(creators) >= total:
+            event("limit", limit="bot-rooms" if bots_only else "waiting-rooms", rooms=len(creators))
+            raise ServerError("too-many-rooms", f"there are {len(creators)} {what}, as many as this server holds: "
+                                                f"join a room from the lobby, or try again later", 503)
+        mine = creators.count(address) if address is not None else 0
+        if mine >= per_address:
+            event("limit", limit="bot-rooms-per-address" if bots_only else "waiting-rooms-per-address",
+                  address=address, rooms=mine)
+            raise ServerError("too-many-rooms", f"you have {mine} {what}, as many as one address may: "
+                                                f"{'let one finish' if bots_only else 'start or leave one'} first",
+                              429)
+        ticket = next(self.tickets)
+        self.admitted[ticket] = (address, bots_only)
+        return ticket
 
     async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None,
                      address: str | None = None, carried: list[Seat] | None = None) -> Room:
@@ -83,8 +105,20 @@ class Hub:
             if refusal is not None:
                 raise ServerError("bad-room", refusal)
             bots = [spec for spec in request.seats or [] if spec.kind == "bot"]
-            if len(bots) != chosen.get("players"):  # a room of bots only starts at once: it never waits
-                self.waiting_room_allowed(address)
+            bots_only = len(bots) == chosen.get("players")  # it starts at once: it never waits
+            ticket = self.admit(address, bots_only)
+        except BestiaryError as error:
+            raise ServerError("bad-room", str(error)) from None
+        try:
+            return await self.make(request, chosen, ticket, rematch_of, carried)
+        finally:
+            self.admitted.pop(ticket, None)
+
+    async def make(self, request: protocol.CreateRoom, chosen: dict[str, Any], ticket: int,
+                   rematch_of: str | None, carried: list[Seat] | None) -> Room:
+        """The admitted room (`ticket`): its game built, its seats set, stored, and started if it is full."""
+        address, bots_only = self.admitted[ticket]
+        try:
             game = await self.game(request.game, chosen)
             specs = list(request.seats or [])
             if len(specs) > game.num_players:
@@ -108,7 +142,7 @@ class Hub:
         seed = secrets.randbits(62)
         room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds,
                     public=request.public, rematch_of=rematch_of)
-        room.creator = address
+        room.creator, room.bots_only = address, bots_only
         if self.leases is not None:
             await self.leases.take(code)  # a new code: no one else holds it
         await room.store(
@@ -119,6 +153,7 @@ class Hub:
              "created_at": now(), "public": request.public},
             [s.row() for s in seats])
         self.rooms[code] = room
+        del self.admitted[ticket]  # counted in self.rooms from here
         async with room.lock:
             if room.full():
                 await room.start_when_stored()

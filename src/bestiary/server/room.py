@@ -81,6 +81,7 @@ class Room:
         self.presence = Presence(self)  # its grace timers are apart from `timers`: a move must not cancel them
         self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
         self.creator: str | None = None  # the address that made it, while it waits for players
+        self.bots_only = False  # made with bots in every seat (Hub.admit bounds how many play at once)
         self.closed = False  # left this worker's memory: its connections' ends must not act on it
         self.idle_since = self.clock.time()  # when last seen waiting with nobody connected
 
