@@ -154,6 +154,7 @@ class Hub:
             [s.row() for s in seats])
         self.rooms[code] = room
         del self.admitted[ticket]  # counted in self.rooms from here
+        event("create", room=code, game=game.info.name, address=address, bots_only=bots_only)
         async with room.lock:
             if room.full():
                 await room.start_when_stored()
@@ -255,7 +256,7 @@ class Hub:
                 await self.let_go(code)
                 continue
             if room is not None:  # loading it set its bots, windows and clocks running again
-                log.info("room %s: taken over", code)
+                event("take-over", room=code)
                 taken += 1
         return taken
 
@@ -307,7 +308,7 @@ class Hub:
                     del self.rooms[code]
                 room.close()
                 hang_up(room.connections)
-            log.info("room %s: handed over to another worker", code)
+            event("hand-over", room=code, connections=len(room.connections))
         self.handed_over[code] = asyncio.get_running_loop().time()
         await self.let_go(code)
 

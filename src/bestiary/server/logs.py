@@ -13,6 +13,8 @@ import json
 import logging
 import sys
 import time
+import traceback
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("bestiary.server")
@@ -35,15 +37,15 @@ def line(name: str, fields: dict[str, Any]) -> str:
     return " ".join([f"event={name}", *(f"{key}={field_text(value)}" for key, value in fields.items())])
 
 
-def event(name: str, level: int | None = None, **fields: Any) -> None:
-    """Logs one event as one line, e.g. `event("join", room=code, seat=1)`."""
-    chosen = level if level is not None else LEVELS.get(name, logging.INFO)
+def event(name: str, /, **fields: Any) -> None:
+    """Logs one event as one line, e.g. `event("join", room=code, seat=1)`, at its level in LEVELS."""
+    chosen = LEVELS.get(name, logging.INFO)
     if log.isEnabledFor(chosen):
         log.log(chosen, "%s", line(name, fields))
 
 
 class OneLine(logging.Formatter):
-    """`TIME LEVEL MESSAGE`, with an exception as `error=TYPE message=...` on the same line."""
+    """`TIME LEVEL MESSAGE`, with an exception as `error=TYPE message=... at=FILE:LINE` on the same line."""
 
     def format(self, record: logging.LogRecord) -> str:
         moment = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(record.created))
@@ -51,6 +53,9 @@ class OneLine(logging.Formatter):
         if record.exc_info and record.exc_info[1] is not None:
             error = record.exc_info[1]
             message += f" error={type(error).__name__} message={field_text(str(error)[:300])}"
+            frames = traceback.extract_tb(error.__traceback__)
+            if frames:  # where it was raised, enough to find it again without a page of stack
+                message += f" at={Path(frames[-1].filename).name}:{frames[-1].lineno}"
         return f"{moment} {record.levelname.lower()} {message}"
 
 

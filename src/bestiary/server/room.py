@@ -30,6 +30,7 @@ from bestiary.server.clock import wall_time
 from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc
 from bestiary.server.errors import UNAVAILABLE, ServerError
+from bestiary.server.logs import event
 from bestiary.server.presence import Presence
 from bestiary.server.seats import Seat
 from bestiary.server.settings import Settings
@@ -153,6 +154,7 @@ class Room:
             await self.store(self.hub.store.update_seat, self.code, seat_number, token_hash=token_hash,
                              name=seat_name, person=True)
             seat.token_hash, seat.name, seat.person = token_hash, seat_name, True
+            event("join", room=self.code, seat=seat_number, name=seat_name)
             self.idle_since = self.clock.time()
             if self.status == "waiting" and self.full():
                 await self.start_when_stored()
@@ -202,7 +204,7 @@ class Room:
             async with self.lock:
                 if not self.presence.held(seat):
                     return
-                log.info("room %s: seat %d away for %ss, a computer takes over", self.code, seat, grace)
+                event("away", room=self.code, seat=seat, seconds=grace, then="a computer plays the seat")
                 try:
                     await self.hand_to_bot(seat, reclaimable=self.status == "playing")
                 except ServerError as error:
@@ -375,8 +377,7 @@ class Room:
             if self.status != "waiting" or self.connections or self.hub.rooms.get(self.code) is not self:
                 return
             await self.store(self.hub.store.delete_room, self.code)
-            log.info("room %s: waited with nobody connected for %ss, deleted", self.code,
-                     self.settings.waiting_room_seconds)
+            event("expired", room=self.code, seconds=self.settings.waiting_room_seconds)
             del self.hub.rooms[self.code]
             self.close()
         await self.hub.let_go(self.code)
