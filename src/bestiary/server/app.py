@@ -226,13 +226,13 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
     @app.post("/api/rooms/{code}/seats/{seat}", responses=errors)
     async def join(code: str, seat: int, request: protocol.JoinSeat) -> protocol.SeatToken:
         """Take an open seat; the answer holds the seat's secret token, given only here, only once."""
-        token = await (await hub().room(code)).join(seat, request.name)
+        token = await (await hub().room(code, joining=seat)).join(seat, request.name)
         return protocol.SeatToken(room=code, seat=seat, token=token)
 
     @app.post("/api/rooms/{code}/leave", responses=errors)
     async def leave(code: str, authorization: Token = None) -> protocol.RoomInfo:
         """Give up the seat: before the game it opens again, during it a bot plays it to the end."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         seat = seat_or_refuse(room, bearer(authorization))
         await room.leave(seat)
         return room.info()
@@ -246,21 +246,21 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
     @app.post("/api/rooms/{code}/seats/{seat}/hand-over", responses=errors)
     async def hand_over(code: str, seat: int, authorization: Token = None) -> protocol.RoomInfo:
         """A player at the table hands an away player's seat to a computer now, without waiting for the grace."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         await room.hand_over(bearer(authorization), seat)
         return room.info()
 
     @app.post("/api/rooms/{code}/claim", responses=errors)
     async def claim(code: str, authorization: Token = None) -> protocol.RoomInfo:
         """Take back the seat a computer played while you were away."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         await room.claim(bearer(authorization))
         return room.info()
 
     @app.get("/api/rooms/{code}/view", responses=errors)
     async def view(code: str, events_from: int = 0, authorization: Token = None) -> protocol.View:
         """The position as the token's seat sees it (no token: as a spectator)."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         await room.settled()
         seat = room.seat_of(bearer(authorization))
         room.presence.returned_by_rest(seat)
@@ -269,8 +269,8 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
     @app.post("/api/rooms/{code}/moves", responses=errors)
     async def move(code: str, request: protocol.MoveRequest, authorization: Token = None) -> protocol.View:
         """Make a move for the token's seat against the state version it was chosen on."""
-        room = await hub().room(code)
         token = bearer(authorization)
+        room = await hub().room(code, token)
         await room.move(token, request.action, request.version)
         seat = room.seat_of(token)
         room.presence.returned_by_rest(seat)
@@ -279,7 +279,7 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
     @app.get("/api/rooms/{code}/replay", responses=errors)
     async def replay(code: str, step: int, authorization: Token = None) -> protocol.ReplayView:
         """The game after `step` moves (chance outcomes count as moves), as the viewer may see it."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         return room.replay_view(room.seat_of(bearer(authorization)), step)
 
     @app.websocket("/api/rooms/{code}/ws")
@@ -287,8 +287,15 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
         await websocket.accept()
         guard = MessageGuard(limits)
         try:
-            room = await hub().room(code)
+            try:
+                room: Room | None = await hub().room(code)
+            except ServerError as error:
+                if error.error != "elsewhere":
+                    raise
+                room = None  # another worker holds it: asked for only on behalf of one of its players
             hello = await receive_hello(websocket, guard)
+            if room is None:
+                room = await hub().room(code, hello.token)
             seat = room.seat_of(hello.token)
         except ServerError as error:
             await websocket.send_json(error_message(error))

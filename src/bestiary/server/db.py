@@ -220,6 +220,19 @@ class Store:
             return list(connection.execute(
                 select(rooms.c.code).where(rooms.c.status.in_(statuses)).order_by(rooms.c.created_at)).scalars())
 
+    def holds_seat(self, code: str, token_hash: str) -> bool:
+        """Whether a seat of the room has this token (its hash): its player's request, not a stranger's."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(seats.c.seat).where(
+                seats.c.room_code == code, seats.c.token_hash == token_hash)).first() is not None
+
+    def seat_is_open(self, code: str, seat: int) -> bool:
+        """Whether the room's seat waits for a person to take it."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(seats.c.seat).where(
+                seats.c.room_code == code, seats.c.seat == seat, seats.c.kind == "human",
+                seats.c.token_hash.is_(None))).first() is not None
+
     def load_room(self, code: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[tuple[int, str]]] | None:
         with self.engine.connect() as connection:
             room = connection.execute(rooms.select().where(rooms.c.code == code)).mappings().first()

@@ -9,6 +9,7 @@ import itertools
 import logging
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -21,7 +22,7 @@ from bestiary.server import protocol
 from bestiary.server.broadcast import hang_up
 from bestiary.server.cluster import ADOPT_SECONDS, HANDED_OVER_SECONDS, Leases
 from bestiary.server.commits import GroupCommit
-from bestiary.server.db import Store, now
+from bestiary.server.db import Store, hash_token, now
 from bestiary.server.errors import ServerError
 from bestiary.server.limits import LOBBY_PAGE, ConfiguredGames, out_of_range
 from bestiary.server.logs import event
@@ -162,13 +163,18 @@ class Hub:
                 room.changed()  # a rematch's seat whose player had left waits for them for the grace
         return room
 
-    async def room(self, code: str) -> Room:
+    async def room(self, code: str, token: str | None = None, joining: int | None = None) -> Room:
+        """The room, loaded if it is not in memory. With other workers, a room another worker holds is asked
+        for only on behalf of one of its players (`token`, checked against the stored seats) or of someone
+        taking an open seat (`joining`): an anonymous read never makes a room change workers, which would cut
+        its players' websockets (1012); it is answered 503 "elsewhere" instead (the proxy routes a room's
+        requests to its holder, so only a request that bypassed it, or one sent while a room moves, gets it)."""
         if not ROOM_CODE.fullmatch(code):  # not one of ours: no need to ask the database
             raise ServerError("no-room", "no room has this code", 404)
         room = self.rooms.get(code)
         if room is None:
             try:
-                room = await self.load(code)
+                room = await self.load(code, lambda: self.may_take_over(code, token, joining))
             except BestiaryError as error:
                 raise ServerError("cannot-load", f"this room's game cannot be set up here: {error}", 409) from None
             except SQLAlchemyError:
@@ -179,14 +185,22 @@ class Hub:
             raise ServerError("no-room", "no room has this code", 404)
         return room
 
-    async def load(self, code: str) -> Room | None:
+    async def may_take_over(self, code: str, token: str | None, joining: int | None) -> bool:
+        """Whether a request may ask another worker for this room: it holds one of its seats' tokens, or asks
+        for a seat that is open (taking it is a write only the room's holder may make)."""
+        if token is not None and await self.store.run(self.store.holds_seat, code, hash_token(token)):
+            return True
+        return joining is not None and await self.store.run(self.store.seat_is_open, code, joining)
+
+    async def load(self, code: str, take_over: Callable[[], Awaitable[bool]] | None = None) -> Room | None:
         """A room from its record: the initial state with every stored move applied again. Requests for a room
-        being loaded wait for that load."""
+        being loaded wait for that load. With other workers, a room another holds is asked for only when
+        `take_over()` says so (Hub.room)."""
         if code in self.loading:
             return await asyncio.shield(self.loading[code])
         self.loading[code] = asyncio.get_running_loop().create_future()
         try:
-            room = await self.read(code)
+            room = await self.read(code, take_over)
         except BaseException as error:
             failed = self.loading.pop(code)
             failed.set_exception(error)
@@ -195,9 +209,13 @@ class Hub:
         self.loading.pop(code).set_result(room)
         return room
 
-    async def read(self, code: str) -> Room | None:
-        if self.leases is not None and not await self.leases.claim(code):
-            raise ServerError("busy", "another worker is still handing this room over; try again in a moment", 503)
+    async def read(self, code: str, take_over: Callable[[], Awaitable[bool]] | None = None) -> Room | None:
+        if self.leases is not None and not await self.leases.take(code):
+            if take_over is None or not await take_over():
+                raise ServerError("elsewhere", "another worker plays this room; ask again in a moment", 503)
+            if not await self.leases.claim(code):
+                raise ServerError("busy", "another worker is still handing this room over; try again in a moment",
+                                  503)
         stored = await self.store.run(self.store.load_room, code)
         if code in self.rooms:  # made or loaded meanwhile
             return self.rooms[code]
@@ -349,7 +367,7 @@ class Hub:
 
     async def rematch(self, code: str, token: str | None, address: str | None = None) -> Room:
         """The next game at the same table: the same people in the same seats, the first player rotated."""
-        room = await self.room(code)
+        room = await self.room(code, token)
         if room.seat_of(token) is None:
             raise ServerError("spectator", "only a player at the table can start a rematch", 403)
         if room.rematch is not None:
