@@ -53,6 +53,12 @@ def serve(
     bot_rooms_per_address: Annotated[int, typer.Option(
         help="rooms of bots only one client address may have playing at once (each holds its game in memory)",
         min=0)] = 4,
+    race_commit_seconds: Annotated[float, typer.Option(
+        help="a race's answers arriving within this of its first are judged by reaction, the round trip taken "
+             "off (docs/protocol.md; 0: by arrival)", min=0.0)] = 0.15,
+    ping_seconds: Annotated[float, typer.Option(
+        help="how often each websocket is pinged: its round trip is measured for races, and a client that "
+             "stops answering for 20 s is closed", min=0.1)] = 2.0,
     max_bot_rooms: Annotated[int, typer.Option(help="rooms of bots only playing on the whole server", min=0)] = 50,
     waiting_room_seconds: Annotated[float, typer.Option(
         help="seconds a waiting room with nobody connected is kept before it is deleted")] = 900.0,
@@ -139,6 +145,7 @@ def serve(
                         finished_room_seconds=finished_room_seconds, option_ranges=ranges, games_kept=games_kept,
                         waiting_rooms_per_address=waiting_rooms_per_address, max_waiting_rooms=max_waiting_rooms,
                         bot_rooms_per_address=bot_rooms_per_address, max_bot_rooms=max_bot_rooms,
+                        race_commit_seconds=race_commit_seconds,
                         waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster)
     bounds = Bounds(max_header_bytes=max_header_bytes, max_headers=max_headers, request_seconds=request_seconds,
                     keep_alive_seconds=keep_alive_seconds, connections_per_address=connections_per_address,
@@ -153,5 +160,6 @@ def serve(
     # uvicorn drops a frame over ws_max_size without a word: keep that bound well above ours, which answers
     uvicorn.run(create_app(database_url, settings, bounds, ledger), host=host, port=port, log_level=log_level,
                 http=http, ws=ws, timeout_keep_alive=math.ceil(keep_alive_seconds),
+                ws_ping_interval=ping_seconds, ws_ping_timeout=20.0,
                 ws_max_size=max(16 * max_message_bytes, 1 << 20), ws_per_message_deflate=ws_deflate,
                 forwarded_allow_ips=forwarded_allow_ips, proxy_headers=forwarded_allow_ips is not None)

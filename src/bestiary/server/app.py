@@ -22,9 +22,10 @@ from bestiary.server import protocol
 from bestiary.server.broadcast import CLOSE_MOVED, Connection
 from bestiary.server.db import Store, open_database
 from bestiary.server.errors import ServerError
-from bestiary.server.guard import Bounds, Guard, Ledger, TokenBucket
+from bestiary.server.guard import ROUND_TRIP, Bounds, Guard, Ledger, TokenBucket
 from bestiary.server.hub import Hub, known_games
 from bestiary.server.limits import CLOSE_BEHIND, HANG_UP, LOBBY_OFFSET_MAX, LOBBY_PAGE, LOBBY_PAGE_MAX, Outbox
+from bestiary.server.races import RoundTrip
 from bestiary.server.room import Room
 from bestiary.server.settings import Settings
 
@@ -381,14 +382,18 @@ def parse(raw: str) -> protocol.Hello | protocol.Move | protocol.Chat | protocol
         raise ServerError("bad-message", describe(error)) from None
 
 
-async def handle(room: Room, token: str | None, raw: str) -> dict[str, Any] | None:
-    """One client message; the answer for this client alone (broadcasts go through the room)."""
+async def handle(room: Room, token: str | None, raw: str, connection: Connection | None = None,
+                 round_trip: RoundTrip | None = None) -> dict[str, Any] | None:
+    """One client message; the answer for this client alone (broadcasts go through the room). A move carries
+    when its position was sent to this connection and the connection's round trip, for races (races.py)."""
     ref = None
     try:
         message = parse(raw)
         if isinstance(message, protocol.Move):
             ref = message.ref
-            version = await room.move(token, message.action, message.version)
+            sent = connection.sent.get(message.version) if connection is not None else None
+            version = await room.move(token, message.action, message.version, sent,
+                                      round_trip.seconds if round_trip is not None else None)
             return protocol.Accepted(ref=ref, version=version).model_dump()
         if isinstance(message, protocol.Chat):
             await room.chat(token, message.text)
@@ -402,6 +407,7 @@ async def handle(room: Room, token: str | None, raw: str) -> dict[str, Any] | No
 
 async def read_messages(websocket: WebSocket, guard: MessageGuard, room: Room, token: str | None,
                         connection: Connection) -> NoReturn:
+    round_trip = websocket.scope.get("extensions", {}).get(ROUND_TRIP)  # measured under `bestiary serve`
     """Answers the client's messages, in order, until it goes (WebSocketDisconnect) or breaks the limits once
     too often (TooManyStrikes)."""
     while True:
@@ -410,7 +416,7 @@ async def read_messages(websocket: WebSocket, guard: MessageGuard, room: Room, t
         except ServerError as error:
             connection.outbox.put_nowait(error_message(error))
             continue
-        answer = await handle(room, token, raw)
+        answer = await handle(room, token, raw, connection, round_trip)
         if answer is not None:
             connection.outbox.put_nowait(answer)
 

@@ -33,6 +33,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from bestiary.server.logs import event
+from bestiary.server.races import RoundTrip
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -42,6 +43,7 @@ ROOM_PATH = re.compile(r"/api/rooms/[^/]+(/.*)?")
 FILES_KEPT_FREE = 64  # file descriptors left for the database, the logs and the bots' pipes
 BUCKETS_KEPT = 50_000  # addresses whose buckets are remembered; the least recently seen are forgotten first
 QUIET_SECONDS = 60.0  # a limit hit by one address is logged once in this long
+ROUND_TRIP = "bestiary.round_trip"  # the websocket scope's extension holding its RoundTrip
 
 
 @dataclass
@@ -176,6 +178,24 @@ def guarded_protocols(bounds: Bounds, ledger: Ledger) -> tuple[type[HttpToolsPro
     """uvicorn's HTTP and websocket protocol classes under `bounds` (uvicorn.Config's `http` and `ws`)."""
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
+        """Also measures the round trip from its ping frames (uvicorn sends one every `ws_ping_interval`), for
+        races judged by reaction (server/races.py); the application finds it in the scope's extensions."""
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            self.round_trip = RoundTrip()
+            super().connection_made(transport)
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            if hasattr(self, "scope"):  # the handshake went on to the application
+                self.scope["extensions"][ROUND_TRIP] = self.round_trip  # type: ignore[assignment]
+
+        def handle_pong(self, event: Any) -> None:
+            awaited = self.pending_ping_payload
+            super().handle_pong(event)
+            if awaited is not None and self.pending_ping_payload is None:  # the pong of the ping in flight
+                self.round_trip.measured(self.last_ping_rtt)
+
         def connection_lost(self, exc: Exception | None) -> None:
             ledger.disconnect(self.transport)
             super().connection_lost(exc)

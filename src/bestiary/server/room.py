@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import random
 import secrets
@@ -23,8 +24,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent, pacing
 from bestiary.core.api import Game, State
-from bestiary.server import broadcast, protocol, seats
-from bestiary.server.authority import Authority, Change, Made, OpenWindow
+from bestiary.server import broadcast, protocol, races, seats
+from bestiary.server.authority import PASS, Authority, Change, Made, OpenWindow
 from bestiary.server.broadcast import Connection, SeenLog
 from bestiary.server.clock import wall_time
 from bestiary.server.commits import GroupCommit
@@ -79,6 +80,12 @@ class Room:
         self.connections: set[Connection] = set()
         self.agents: dict[int, Agent] = {s.seat: make_agent(s.agent or "random") for s in seats if s.kind == "bot"}
         self.timers: list[asyncio.Task[None]] = []
+        # a race's answers within its commit window, judged by reaction (server/races.py)
+        self.race_answers: list[tuple[float, int, Callable[[], Awaitable[int | None]], asyncio.Future[int] | None]] \
+            = []
+        self.race_order = itertools.count()
+        self.judging: asyncio.Task[None] | None = None
+        self.race_opened_at: float | None = None  # when this worker first sent the open race
         self.presence = Presence(self)  # its grace timers are apart from `timers`: a move must not cancel them
         self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
         self.creator: str | None = None  # the address that made it, while it waits for players
@@ -125,9 +132,12 @@ class Room:
 
     def broadcast(self) -> None:
         broadcast.fan_out(self.connections, self.view, self.info() if self.connections else None)
+        for connection in self.connections:
+            races.remember_sent(connection.sent, self.version, self.clock.time())
 
     def send_view(self, connection: Connection, kind: Literal["welcome", "state"]) -> None:
         broadcast.send_view(connection, kind, self.view)
+        races.remember_sent(connection.sent, self.version, self.clock.time())
 
     def replay_view(self, seat: int | None, step: int) -> protocol.ReplayView:
         return self.authority.replay_view(seat, step)
@@ -269,19 +279,72 @@ class Room:
             raise ServerError("unavailable", UNAVAILABLE, 503) from None
 
     # -- moves --------------------------------------------------------------------------------------
-    async def move(self, token: str | None, text: str, version: int) -> int:
-        """Apply the move of the token's seat; the new version. Refusals change nothing."""
+    async def move(self, token: str | None, text: str, version: int, sent: float | None = None,
+                   round_trip: float | None = None) -> int:
+        """Apply the move of the token's seat; the new version. Refusals change nothing. An answer to a race
+        waits for the race's commit window and is judged by its reaction (server/races.py): `sent` is when this
+        connection was sent the position at `version`, `round_trip` its measured round trip."""
+        if self.racing() and text != PASS:
+            arrived = self.clock.time()
+            async with self.lock:  # what would be refused anyway is refused at once
+                seat = self.mover(token)
+                self.authority.check_turn(seat, version)
+                self.authority.move(seat, text)
+            judged = races.reaction(arrived, sent, round_trip)
+            if judged is None:  # no position was sent to it (a REST client): judged by arrival
+                judged = arrived - (self.race_opened_at if self.race_opened_at is not None else arrived)
+            answered: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            self.enter_race(judged, lambda: self.apply_move(token, text, version), answered)
+            return await answered
+        return await self.apply_move(token, text, version)
+
+    def mover(self, token: str | None) -> int:
+        seat = self.seat_of(token)
+        if seat is None:
+            raise ServerError("spectator", "spectators cannot move; join a seat to play", 403)
+        if self.seats[seat].kind == "bot":
+            raise ServerError("computer-seat", "a computer plays this seat since you were away; claim it back "
+                                               "to play", 403)
+        return seat
+
+    async def apply_move(self, token: str | None, text: str, version: int) -> int:
         async with self.lock:
-            seat = self.seat_of(token)  # checked under the lock: a seat given up cannot move any more
-            if seat is None:
-                raise ServerError("spectator", "spectators cannot move; join a seat to play", 403)
-            if self.seats[seat].kind == "bot":
-                raise ServerError("computer-seat", "a computer plays this seat since you were away; claim it back "
-                                                   "to play", 403)
+            seat = self.mover(token)  # checked under the lock: a seat given up cannot move any more
             self.authority.check_turn(seat, version)
             candidate, made = self.authority.move(seat, text)
             await self.commit_state(candidate, made)
             return self.version
+
+    # -- races judged by reaction (server/races.py) --------------------------------------------------
+    def racing(self) -> bool:
+        window = self.authority.window
+        return window is not None and window.kind == "race" and self.settings.race_commit_seconds > 0
+
+    def enter_race(self, reaction: float, apply: Callable[[], Awaitable[int | None]],
+                   answered: asyncio.Future[int] | None = None) -> None:
+        """An answer to the open race, applied when its commit window closes, in the order of reactions."""
+        self.race_answers.append((reaction, next(self.race_order), apply, answered))
+        if self.judging is None:
+            self.judging = asyncio.get_running_loop().create_task(self.judge_race())
+
+    async def judge_race(self) -> None:
+        await self.clock.sleep(self.settings.race_commit_seconds)
+        self.judging = None
+        answers, self.race_answers = sorted(self.race_answers, key=lambda a: a[:2]), []
+        event("race", room=self.code, answers=len(answers), reactions=",".join(f"{a[0]:.3f}" for a in answers))
+        for _, _, apply, answered in answers:  # the first closes the race; the others are refused as late
+            try:
+                version = await apply()
+            except ServerError as error:
+                if answered is not None:
+                    answered.set_exception(error)
+            except Exception as error:
+                log.exception("room %s: a race answer failed", self.code)
+                if answered is not None:
+                    answered.set_exception(error)
+            else:
+                if answered is not None and version is not None:
+                    answered.set_result(version)
 
     async def commit_state(self, candidate: State, made: Made, room_values: dict[str, Any] | None = None) -> None:
         """Play the chance outcomes that follow, store every new move with the room's new status and window in
@@ -316,7 +379,10 @@ class Room:
             raise ServerError("busy", "this room has just moved to another worker; try again in a moment", 503)
 
     def adopt(self, change: Change) -> None:
+        before = self.authority.window
         self.authority.adopt(change, self.clock.time())
+        if self.authority.window is not before:
+            self.race_opened_at = self.clock.time() if self.racing() else None
         self.changed()
 
     def restore(self, moves: list[tuple[int, str]], window_opened_at: int | None, window_closes_at: Any) -> None:
@@ -417,9 +483,21 @@ class Room:
             action: Any = await thinkers.act(agent, self.state, player, seed, priority)
         else:
             action = await asyncio.to_thread(agent.act, SeatView(self.state, player), random.Random(seed))
+        if self.racing() and str(action) != PASS:  # judged with the people's answers, by its reaction
+            version = self.version
+            reaction = self.clock.time() - (self.race_opened_at or self.clock.time())
+            self.enter_race(reaction, lambda: self.bot_race_answer(player, action, version))
+            return
         candidate = self.state.clone()
         candidate.apply_action(action, player=player)
         await self.commit_state(candidate, [(self.version, player, str(action))])
+
+    async def bot_race_answer(self, player: int, action: Any, version: int) -> None:
+        async with self.lock:
+            if self.status == "playing" and self.version == version and player in self.state.players_to_act():
+                candidate = self.state.clone()
+                candidate.apply_action(action, player=player)
+                await self.commit_state(candidate, [(self.version, player, str(action))])
 
     async def close_window(self) -> None:
         """Time is up: every listed player who may pass, passes; a choice without `pass` stays open."""
@@ -432,4 +510,11 @@ class Room:
         for timer in self.timers:
             timer.cancel()
         self.timers = []
+        if self.judging is not None:
+            self.judging.cancel()
+        for _, _, _, answered in self.race_answers:
+            if answered is not None and not answered.done():
+                answered.set_exception(ServerError("busy", "this room has just moved to another worker; try again "
+                                                           "in a moment", 503))
+        self.race_answers = []
         self.presence.close()

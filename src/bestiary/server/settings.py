@@ -31,4 +31,5 @@ class Settings:
     waiting_room_seconds: float = 900.0  # a waiting room with nobody connected is deleted after this long
     bot_processes: int = 1  # processes search bots think in; at most this many searches at once (0: threads)
     cluster: bool = False  # one of several workers on one PostgreSQL database (server/cluster.py)
+    race_commit_seconds: float = 0.15  # a race's answers within this of its first are judged by reaction (races.py)
     clock: Clock = field(default_factory=WallClock)  # what the rooms' timers keep (server/clock.py)
