@@ -32,17 +32,19 @@ def cpu_seconds(pid: int) -> float:
 
 
 class ServedProcess:
-    """`bestiary serve` with `options` on a free loopback port, SQLite in `data`, its log in `data/serve.log`."""
+    """`bestiary serve` with `options` on a free loopback port, SQLite in `data`, its log in `data/serve.log`;
+    the code of the checkout at `root`."""
 
-    def __init__(self, data: Path, *options: str) -> None:
+    def __init__(self, data: Path, *options: str, root: Path = ROOT) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = data / "serve.log"
         command = [*BESTIARY, "serve", "--host", "0.0.0.0", "--port", str(self.port), "--data-dir", str(data),
                    "--bot-delay", "0", "--reaction-scale", "0", *options]
+        env = {**os.environ, "PYTHONPATH": str(root / "src")}  # `root`: another checkout, e.g. an older one
         with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(command, cwd=root, stdout=out, stderr=subprocess.STDOUT,
+                                            start_new_session=True, env=env)
         wait_until_up(self.base, self.process, self.log)
 
     def cpu(self) -> float:
