@@ -189,3 +189,7 @@ def test_serve_passes_every_bound_to_the_guard(monkeypatch: pytest.MonkeyPatch, 
     assert bounds.trusted_proxies == {"10.0.0.1", "10.0.0.2"}
     assert made["run"]["timeout_keep_alive"] == 7
     assert made["run"]["http"].__name__ == "GuardedHttp"
+    worker = CliRunner().invoke(app, ["serve", "--cluster", "--database-url", "postgresql+psycopg://x/y"])
+    assert worker.exit_code == 0, worker.output
+    assert made["bounds"].trusted_proxies == {"127.0.0.1"}  # the proxy beside it: its clients' addresses count
+    assert made["run"]["proxy_headers"] is True

@@ -147,6 +147,10 @@ def serve(
                         bot_rooms_per_address=bot_rooms_per_address, max_bot_rooms=max_bot_rooms,
                         race_commit_seconds=race_commit_seconds,
                         waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster)
+    if cluster and forwarded_allow_ips is None:
+        # a worker's clients come through the proxy beside it (deploy/haproxy.cfg): their own addresses, from
+        # its X-Forwarded-For, are what the per-address bounds count, not the proxy's one address
+        forwarded_allow_ips = "127.0.0.1"
     bounds = Bounds(max_header_bytes=max_header_bytes, max_headers=max_headers, request_seconds=request_seconds,
                     keep_alive_seconds=keep_alive_seconds, connections_per_address=connections_per_address,
                     max_connections=max_connections, websockets_per_address=websockets_per_address,
