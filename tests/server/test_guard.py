@@ -64,8 +64,8 @@ def test_a_huge_header_line_is_refused_at_the_bound_for_little_cpu(server: Serve
         except (BrokenPipeError, ConnectionResetError):
             pass
         answer = read_all(attack, 5)
-    assert answer.startswith(b"HTTP/1.1 431") or sent < 16 << 20  # refused (a reset may lose the answer)
-    assert sent < 4 << 20, f"the server read {sent} bytes of one header"
+    assert sent < 4 << 20, f"the server read {sent} bytes of one header"  # it stopped reading, and closed
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 431")  # the close's reset may overtake the answer
     assert server.cpu() - before < 1.0
     assert_canary_unharmed(canary)
 
