@@ -151,22 +151,13 @@ class Store:
         self.engine = engine
         self.writers = 1 if engine.dialect.name == "sqlite" else POOLED_WORKERS
         self.executor = ThreadPoolExecutor(max_workers=self.writers, thread_name_prefix="bestiary-db")
-        # looking a room up (loading it, checking a token) on a thread of its own: on SQLite, where the writer
-        # is one thread, lookups of rooms that do not exist would otherwise queue moves' commits behind them
-        # (WAL: a reader neither waits for the writer nor holds it up)
-        self.reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bestiary-db-read")
 
     async def run(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`method(*args, **kwargs)` on a worker thread, so the event loop goes on serving everyone else."""
         call = functools.partial(method, *args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self.executor, call)
 
-    async def look(self, method: Callable[..., T], *args: Any) -> T:
-        """A read-only `method(*args)` on the reading thread (a room's record, a seat's token)."""
-        return await asyncio.get_running_loop().run_in_executor(self.reader, functools.partial(method, *args))
-
     def close(self) -> None:
-        self.reader.shutdown(wait=True)
         self.executor.shutdown(wait=True)
         self.engine.dispose()
 

@@ -188,9 +188,9 @@ class Hub:
     async def may_take_over(self, code: str, token: str | None, joining: int | None) -> bool:
         """Whether a request may ask another worker for this room: it holds one of its seats' tokens, or asks
         for a seat that is open (taking it is a write only the room's holder may make)."""
-        if token is not None and await self.store.look(self.store.holds_seat, code, hash_token(token)):
+        if token is not None and await self.store.run(self.store.holds_seat, code, hash_token(token)):
             return True
-        return joining is not None and await self.store.look(self.store.seat_is_open, code, joining)
+        return joining is not None and await self.store.run(self.store.seat_is_open, code, joining)
 
     async def load(self, code: str, take_over: Callable[[], Awaitable[bool]] | None = None) -> Room | None:
         """A room from its record: the initial state with every stored move applied again. Requests for a room
@@ -216,7 +216,7 @@ class Hub:
             if not await self.leases.claim(code):
                 raise ServerError("busy", "another worker is still handing this room over; try again in a moment",
                                   503)
-        stored = await self.store.look(self.store.load_room, code)
+        stored = await self.store.run(self.store.load_room, code)
         if code in self.rooms:  # made or loaded meanwhile
             return self.rooms[code]
         if stored is None:
