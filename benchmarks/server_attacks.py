@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.client
 import os
 import secrets
 import socket
@@ -146,6 +147,62 @@ def random_lookups(server: ServedProcess, scale: float) -> str:
            f"(404), {statuses.count(429)} answered 429"
 
 
+def spread_lookups(server: ServedProcess, scale: float) -> str:
+    """Random room codes from 200 addresses at once (past every per-address bucket), while a game is played
+    over REST from the canary's address: the moves' latency."""
+    stop = threading.Event()
+    looked = [0]
+
+    def attacker(first: int) -> None:
+        clients = [http.client.HTTPConnection("127.0.0.1", server.port, timeout=30,
+                                              source_address=(f"127.0.{first}.{i}", 0)) for i in range(1, 101)]
+        while not stop.is_set():
+            for client in clients:
+                client.request("GET", f"/api/rooms/{secrets.token_urlsafe(12)}/view")
+                client.getresponse().read()
+                looked[0] += 1
+                if stop.is_set():
+                    break
+        for client in clients:
+            client.close()
+
+    latencies: list[float] = []
+    refused = 0
+    with httpx.Client(base_url=server.base, timeout=30,  # not the health canary's address: buckets of its own
+                      transport=httpx.HTTPTransport(local_address="127.0.3.1")) as player:
+        code = player.post("/api/rooms", json={"game": "cube-creatures", "options": {"players": 2}}).json()["code"]
+        tokens = [player.post(f"/api/rooms/{code}/seats/{seat}", json={"name": f"P{seat}"}).json()["token"]
+                  for seat in range(2)]
+        threads = [threading.Thread(target=attacker, args=(block,)) for block in (1, 2)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 5 * scale
+        while time.monotonic() < deadline:
+            for token in tokens:
+                auth = {"Authorization": f"Bearer {token}"}
+                answer = player.get(f"/api/rooms/{code}/view", headers=auth)
+                if answer.status_code != 200:
+                    refused += 1
+                    time.sleep(0.05)
+                    continue
+                view = answer.json()
+                if view["legal_actions"]:
+                    began = time.perf_counter()
+                    player.post(f"/api/rooms/{code}/moves", headers=auth,
+                              json={"action": view["legal_actions"][0], "version": view["version"]})
+                    latencies.append(time.perf_counter() - began)
+                if view["room"]["status"] == "finished":
+                    break
+                time.sleep(0.15)  # some 13 calls a second: within the canary's own REST bucket
+        stop.set()
+        for thread in threads:
+            thread.join()
+    latencies.sort()
+    median = 1000 * latencies[len(latencies) // 2] if latencies else float("nan")
+    return (f"{looked[0]} lookups from 200 addresses; {len(latencies)} REST moves meanwhile, median {median:.1f} ms"
+            + (f" ({refused} views refused)" if refused else ""))
+
+
 def bot_rooms(server: ServedProcess, scale: float) -> str:
     before = rss_mib(server.process.pid)
     bots = [{"kind": "bot", "agent": "random"}] * 2
@@ -166,6 +223,7 @@ ATTACKS: list[tuple[str, Callable[[ServedProcess, float], str]]] = [
     ("spectator websockets from one address", spectator_sockets),
     ("lookups of random room codes", random_lookups),
     ("rooms of bots only", bot_rooms),
+    ("lookups of random room codes from 200 addresses", spread_lookups),
 ]
 
 
