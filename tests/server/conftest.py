@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, NoReturn
 
 import pytest
 
@@ -18,25 +21,53 @@ from sqlalchemy import create_engine, text
 from bestiary.core.registry import register_game
 from bestiary.server.app import create_app
 from bestiary.server.settings import Settings
+from tests.server.clocks import ManualClock
 from tests.server.secret_duel import SecretDuel
 
 POSTGRES_ENV = "BESTIARY_TEST_POSTGRES_URL"
 INSTANT = Settings(bot_delay=0.0, reaction_scale=0.0)
 
 
-def postgres_url() -> str | None:
-    """The PostgreSQL URL from the environment, emptied for a fresh start; None when none is reachable."""
+IN_CI = os.environ.get("CI", "").lower() == "true"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def missing(reason: str) -> NoReturn:
+    """A service a test needs is not on this machine: the test skips, but in CI (`CI=true`), which installs
+    every one (.ci/server-services.sh), it fails, so a test never passes there by not running."""
+    if IN_CI:
+        pytest.fail(f"{reason}; CI must provide it", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def postgres_url() -> str:
+    """The PostgreSQL URL from the environment, emptied for a fresh start (none reachable: `missing`)."""
     url = os.environ.get(POSTGRES_ENV)
     if not url:
-        return None
+        missing(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/server-services.sh starts one)")
     try:
         engine = create_engine(url)
         with engine.begin() as connection:
             connection.execute(text("DROP TABLE IF EXISTS moves, seats, rooms, alembic_version CASCADE"))
         engine.dispose()
-    except Exception as error:  # the reason goes into the skip message
-        pytest.skip(f"PostgreSQL at {POSTGRES_ENV} is not reachable: {error}")
+    except Exception as error:  # the reason goes into the message
+        missing(f"PostgreSQL at {POSTGRES_ENV} is not reachable: {error}")
     return url
+
+
+def require_haproxy() -> None:
+    if shutil.which("haproxy") is None:
+        missing("no haproxy: .ci/server-services.sh installs Debian's")
+
+
+def require_browser() -> ModuleType:
+    """Playwright's synchronous API, with Chromium to drive (never downloaded: the system's own)."""
+    if not CHROMIUM.exists():
+        missing("no /usr/bin/chromium (apt-get install -y chromium)")
+    try:
+        return importlib.import_module("playwright.sync_api")
+    except ImportError:
+        missing("the browser tests need playwright (the 'dev' extra)")
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -48,10 +79,7 @@ def secret_duel_registered() -> None:
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'bestiary.sqlite3'}"
-    url = postgres_url()
-    if url is None:
-        pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/server-services.sh starts one)")
-    return url
+    return postgres_url()
 
 
 @pytest.fixture
@@ -60,6 +88,12 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 Server = Callable[..., AbstractContextManager[TestClient]]
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """A clock the test moves by hand (tests/server/clocks.py): pass it in `Settings(clock=...)`."""
+    return ManualClock()
 
 
 @pytest.fixture

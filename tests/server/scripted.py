@@ -193,6 +193,34 @@ class SeatScript:
                 await asyncio.sleep(RECONNECT_SECONDS)
 
 
+Table = tuple[str, dict[str, Any], list[str]]  # a game, its options, and each seat: "ws", "rest" or an agent
+
+
+def seat_scripts(base: str, tables: Sequence[Table], rng: random.Random) -> list[SeatScript]:
+    """A room for every table (windows long enough that no script misses one), each player seat joined and given
+    a script on its transport; every room and every seat must be granted."""
+    scripts = []
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for game, options, seats in tables:
+            specs = [{"kind": "human"} if s in ("ws", "rest") else {"kind": "bot", "agent": s} for s in seats]
+            room = http.post("/api/rooms", json={"game": game, "options": options, "seats": specs,
+                                                 "window_seconds": 120})
+            assert room.status_code == 201, room.text
+            code = room.json()["code"]
+            for seat, transport in enumerate(seats):
+                if transport in ("ws", "rest"):
+                    token = http.post(f"/api/rooms/{code}/seats/{seat}", json={"name": f"script {seat}"})
+                    assert token.status_code == 200, token.text
+                    scripts.append(SeatScript(base, code, seat, token.json()["token"], transport,  # type: ignore[arg-type]
+                                              random.Random(rng.randrange(2**32))))
+    return scripts
+
+
+def accepted(scripts: Sequence[SeatScript]) -> int:
+    """How many moves the scripts have sent that the server accepted."""
+    return sum(s.outcome == "accepted" for script in scripts for s in script.sent)
+
+
 def unexplained_records(scripts: Sequence[SeatScript], rows: Sequence[tuple[int, int, str]]) -> list[str]:
     """Each way the stored moves of one room (number, player, action) disagree with what its scripts were told:
     an accepted move missing, a stored move no script sent, a move stored twice, a gap in the numbers."""

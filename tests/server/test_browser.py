@@ -13,20 +13,19 @@ from pathlib import Path
 
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
+from tests.server.conftest import CHROMIUM, require_browser
+
+playwright_api = require_browser()
 
 import uvicorn  # noqa: E402
 
 from bestiary.server.app import create_app  # noqa: E402
 from bestiary.server.settings import Settings  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "server"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
-
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install -y chromium)")
 
 
 def free_port() -> int:

@@ -14,11 +14,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
+from tests.server.conftest import require_browser
+
+playwright_api = require_browser()
 
 from bestiary.server.settings import Settings  # noqa: E402
 from tests.server import test_browser  # noqa: E402
-from tests.server.test_browser import CHROMIUM, PHONE, serving  # noqa: E402
+from tests.server.test_browser import PHONE, serving  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 PAGE = 20  # rooms the lobby page asks for at a time (js/lobby.js)
@@ -26,8 +28,6 @@ ROOMS = 45  # more than two pages: one address makes them all, so its bound on w
 GAMES = ["critter-capture", "cube-creatures", "creatures-of-lungo"]
 NAMES = ["Ada", "Bo", "Cy", "Di", "Eve"]
 browser = test_browser.browser
-
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install -y chromium)")
 
 
 @pytest.fixture

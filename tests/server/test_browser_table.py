@@ -15,11 +15,13 @@ from collections.abc import Iterator
 
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
+from tests.server.conftest import require_browser
+
+playwright_api = require_browser()
 
 from bestiary.server.settings import Settings  # noqa: E402
 from tests.server import test_browser  # noqa: E402
-from tests.server.test_browser import CHROMIUM, PHONE, serving, shot  # noqa: E402
+from tests.server.test_browser import PHONE, serving, shot  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 GRACE = 30.0  # long enough that only the hand-over button gives the seat away
@@ -28,8 +30,6 @@ MOVE_CONTROLS = ("[data-action]:enabled, #actions button, .cr-tile.cr-can, .cr-t
                  ".cr-tile.cr-target")
 Page = playwright_api.Page
 browser = test_browser.browser  # the same module-scoped browser as the other browser tests
-
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install -y chromium)")
 
 
 @pytest.fixture(scope="module")

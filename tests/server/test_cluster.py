@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,12 +12,12 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.conftest import POSTGRES_ENV, postgres_url
+from tests.server.conftest import postgres_url, require_haproxy
 from tests.server.live import LiveCluster
-from tests.server.scripted import SeatScript, stored_moves, unexplained_records
+from tests.server.scripted import Table, accepted, seat_scripts, stored_moves, unexplained_records
 
 PLAY_SECONDS = 240.0
-TABLES: list[tuple[str, dict[str, Any], list[str]]] = [
+TABLES: list[Table] = [
     ("critter-capture", {"players": 2}, ["ws", "rest"]),
     ("cube-creatures", {"players": 2}, ["ws", "heuristic"]),
     ("cube-creatures", {"players": 3}, ["ws", "ws", "random"]),
@@ -27,15 +26,12 @@ TABLES: list[tuple[str, dict[str, Any], list[str]]] = [
     ("critter-capture", {"players": 3}, ["ws", "ws", "heuristic"]),
 ]
 
-pytestmark = pytest.mark.skipif(shutil.which("haproxy") is None,
-                                reason="no haproxy: .ci/server-services.sh installs Debian's")
+require_haproxy()
 
 
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[LiveCluster]:
     url = postgres_url()
-    if url is None:
-        pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/server-services.sh starts one)")
     running = LiveCluster(url, tmp_path)
     try:
         running.start()
@@ -46,31 +42,9 @@ def cluster(tmp_path: Path) -> Iterator[LiveCluster]:
             print(f"--- {log.name}:\n{log.read_text()[-2000:]}")
 
 
-def seat_scripts(base: str, rng: random.Random) -> list[SeatScript]:
-    scripts = []
-    with httpx.Client(base_url=base, timeout=30) as http:
-        for game, options, seats in TABLES:
-            specs = [{"kind": "human"} if s in ("ws", "rest") else {"kind": "bot", "agent": s} for s in seats]
-            room = http.post("/api/rooms", json={"game": game, "options": options, "seats": specs,
-                                                 "window_seconds": 120})
-            assert room.status_code == 201, room.text
-            code = room.json()["code"]
-            for seat, transport in enumerate(seats):
-                if transport in ("ws", "rest"):
-                    token = http.post(f"/api/rooms/{code}/seats/{seat}", json={"name": f"script {seat}"})
-                    assert token.status_code == 200, token.text
-                    scripts.append(SeatScript(base, code, seat, token.json()["token"], transport,  # type: ignore[arg-type]
-                                              random.Random(rng.randrange(2**32))))
-    return scripts
-
-
-def accepted(scripts: list[SeatScript]) -> int:
-    return sum(s.outcome == "accepted" for script in scripts for s in script.sent)
-
-
 def test_a_worker_killed_mid_game_loses_nothing_its_rooms_resume_on_the_other(cluster: LiveCluster) -> None:
     rng = random.Random(20261201)
-    scripts = seat_scripts(cluster.front, rng)
+    scripts = seat_scripts(cluster.front, TABLES, rng)
     killed: dict[str, Any] = {}
 
     async def play() -> None:

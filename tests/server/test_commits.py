@@ -39,7 +39,7 @@ def first_move(room: Room) -> str:
 def test_many_rooms_moves_share_one_transaction_and_none_is_adopted_before_it_commits(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'bestiary.sqlite3'}"
     groups: list[list[str]] = []
-    release = threading.Event()
+    release, writing = threading.Event(), threading.Event()
 
     async def scenario() -> tuple[list[int], list[int]]:
         hub = Hub(Store(open_database(url)), INSTANT)
@@ -48,13 +48,14 @@ def test_many_rooms_moves_share_one_transaction_and_none_is_adopted_before_it_co
 
         def slow_record(writes: list[MoveWrite]) -> None:
             groups.append([code for code, _, _ in writes])
+            writing.set()
             release.wait(5)  # the first transaction takes its time: the others' moves arrive meanwhile
             record(writes)
 
         hub.store.record_moves = slow_record  # type: ignore[method-assign]
         before = [room.version for room, _ in tables]
         moving = [asyncio.ensure_future(room.move(token, first_move(room), room.version)) for room, token in tables]
-        await asyncio.sleep(0.3)
+        assert await asyncio.to_thread(writing.wait, 5)
         during = [room.version for room, _ in tables]  # nothing adopted while its commit is under way
         assert during == before
         release.set()

@@ -4,7 +4,6 @@ it waits for PostgreSQL and serves on it, with one process or with workers behin
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from tests.server.conftest import POSTGRES_ENV, postgres_url
+from tests.server.conftest import postgres_url, require_haproxy
 from tests.server.live import ROOT, free_port
 
 START_SECONDS = 90.0
@@ -24,10 +23,8 @@ START_SECONDS = 90.0
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_entry_point_serves_a_club_on_postgresql(tmp_path: Path, workers: int) -> None:
     url = postgres_url()
-    if url is None:
-        pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/server-services.sh starts one)")
-    if workers > 1 and shutil.which("haproxy") is None:
-        pytest.skip("no haproxy: .ci/server-services.sh installs Debian's")
+    if workers > 1:
+        require_haproxy()
     bestiary = tmp_path / "bestiary"  # the installed command, whichever Python runs these tests
     bestiary.write_text(f'#!/bin/sh\nexec {sys.executable} -c "from bestiary.cli.main import app; app()" "$@"\n')
     bestiary.chmod(0o755)

@@ -15,21 +15,20 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy import make_url
 
-from tests.server.conftest import POSTGRES_ENV, postgres_url
+from tests.server.conftest import postgres_url
 from tests.server.live import LiveServer
-from tests.server.scripted import SeatScript, stored_moves, unexplained_records
+from tests.server.scripted import SeatScript, Table, accepted, seat_scripts, stored_moves, unexplained_records
 
 KILLS = int(os.environ.get("BESTIARY_FAULT_KILLS", "3"))
 SEED = int(os.environ.get("BESTIARY_FAULT_SEED", "20261130"))
 PLAY_SECONDS = 240.0
 # game, options, and per seat: a scripted player ("ws" or "rest") or a bot agent
-TABLES: list[tuple[str, dict[str, Any], list[str]]] = [
+TABLES: list[Table] = [
     ("critter-capture", {"players": 2}, ["ws", "rest"]),
     ("cube-creatures", {"players": 2}, ["ws", "heuristic"]),
     ("cube-creatures", {"players": 3}, ["ws", "ws", "random"]),
@@ -45,28 +44,6 @@ def live_server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
     with LiveServer(database_url, log) as server:
         yield server
     print(f"server log ({server.starts} starts):\n{log.read_text()[-3000:]}")
-
-
-def seat_scripts(server: LiveServer, rng: random.Random) -> list[SeatScript]:
-    """A room for every table (windows long enough that no script misses one), a script in every player seat."""
-    scripts = []
-    with httpx.Client(base_url=server.base, timeout=30) as http:
-        for game, options, seats in TABLES:
-            specs = [{"kind": "human"} if s in ("ws", "rest") else {"kind": "bot", "agent": s} for s in seats]
-            room = http.post("/api/rooms", json={"game": game, "options": options, "seats": specs,
-                                                 "window_seconds": 120})
-            assert room.status_code == 201, room.text
-            code = room.json()["code"]
-            for seat, transport in enumerate(seats):
-                if transport in ("ws", "rest"):
-                    token = http.post(f"/api/rooms/{code}/seats/{seat}", json={"name": f"script {seat}"})
-                    scripts.append(SeatScript(server.base, code, seat, token.json()["token"], transport,  # type: ignore[arg-type]
-                                              random.Random(rng.randrange(2**32))))
-    return scripts
-
-
-def accepted(scripts: list[SeatScript]) -> int:
-    return sum(s.outcome == "accepted" for script in scripts for s in script.sent)
 
 
 async def play_through_kills(server: LiveServer, scripts: list[SeatScript], rng: random.Random) -> list[float]:
@@ -94,7 +71,7 @@ async def play_through_kills(server: LiveServer, scripts: list[SeatScript], rng:
 def test_killed_at_random_points_the_server_loses_and_repeats_no_acknowledged_move(
         live_server: LiveServer, database_url: str) -> None:
     rng = random.Random(SEED)
-    scripts = seat_scripts(live_server, rng)
+    scripts = seat_scripts(live_server.base, TABLES, rng)
     began = time.perf_counter()
     restarts = asyncio.run(play_through_kills(live_server, scripts, rng))
     assert len(restarts) == KILLS
@@ -202,8 +179,6 @@ class Gate:
 
 def test_a_postgresql_server_that_goes_away_refuses_moves_cleanly_and_the_server_recovers(tmp_path: Path) -> None:
     url = postgres_url()
-    if url is None:
-        pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/server-services.sh starts one)")
     real = make_url(url)
     gate = Gate(real.host or "127.0.0.1", real.port or 5432)
     through_gate = real.set(host="127.0.0.1", port=gate.port).render_as_string(hide_password=False)

@@ -11,10 +11,9 @@ import random
 from tests.server import test_browser
 from tests.server.test_browser import ARTIFACTS, PHONE, playwright_api, shot, wait_for_update
 
-# the same module-scoped server and browser as the other browser tests, and the same skip without Chromium
+# the same module-scoped server and browser as the other browser tests (importing them needs Chromium)
 base_url = test_browser.base_url
 browser = test_browser.browser
-pytestmark = test_browser.pytestmark
 
 
 def create_room_with_options(page: playwright_api.Page, base_url: str, game: str, seats: list[str],

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from bestiary.server.app import CLOSE_POLICY, CLOSE_TOO_BIG, TokenBucket
 from bestiary.server.settings import Settings
+from tests.server.clocks import ManualClock, advance_until
 from tests.server.conftest import create_room, join, view
 from tests.server.tables import live_server
 
@@ -171,27 +172,27 @@ def test_a_name_with_control_characters_is_refused_and_the_seat_stays_open(clien
     join(client, code, 0, "Ada")
 
 
-def test_a_finished_room_leaves_memory_and_loads_again_on_demand(server: Any, sqlite_url: str) -> None:
-    with server(sqlite_url, limited(finished_room_seconds=0.2)) as client:
+def test_a_finished_room_leaves_memory_and_loads_again_on_demand(server: Any, sqlite_url: str,
+                                                                  clock: ManualClock) -> None:
+    with server(sqlite_url, limited(finished_room_seconds=300, clock=clock)) as client:
         hub = client.app.state.hub
         code = create_room(client, "critter-capture", options={"players": 2},
                            seats=[{"kind": "bot", "agent": "random"}] * 2)["code"]
         deadline = time.monotonic() + 20
-        while code in hub.rooms:
-            assert time.monotonic() < deadline, "the finished room stayed in memory"
-            time.sleep(0.05)
+        while view(client, code)["room"]["status"] != "finished":  # the bots play without delay
+            assert time.monotonic() < deadline, "the bots' game did not finish"
+        clock.advance(299)
+        assert code in hub.rooms  # not before its time
+        advance_until(clock, lambda: code not in hub.rooms, step=1.0)
         final = view(client, code)  # loads it again from the database
         assert final["room"]["status"] == "finished" and code in hub.rooms
         assert client.get(f"/api/rooms/{code}/replay", params={"step": final["version"]}).json()["observation"] \
             == final["observation"]
         with client.websocket_connect(f"/api/rooms/{code}/ws") as ws:  # watched: it stays
             hello(ws)
-            time.sleep(0.5)
+            clock.advance(3600)
             assert code in hub.rooms
-        deadline = time.monotonic() + 5
-        while code in hub.rooms:
-            assert time.monotonic() < deadline, "the reloaded room stayed in memory"
-            time.sleep(0.05)
+        advance_until(clock, lambda: code not in hub.rooms, step=300)
 
 
 def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:

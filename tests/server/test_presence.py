@@ -12,6 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from bestiary.server.settings import Settings
+from tests.server.clocks import ManualClock
 from tests.server.conftest import Server, auth, create_room, join, move, view
 from tests.server.test_realtime import hello, receive_until
 
@@ -90,20 +91,23 @@ def test_the_others_hand_an_away_seat_to_a_computer_and_its_player_claims_it_bac
         assert move(client, code, tokens[1], state["legal_actions"][0], state["version"]).status_code == 200
 
 
-def test_the_grace_counts_again_from_each_return(server: Server, sqlite_url: str) -> None:
-    grace = 1.0
-    with server(sqlite_url, Settings(bot_delay=3600, reaction_scale=0.0, disconnect_grace=grace)) as client:
+def test_the_grace_counts_again_from_each_return(server: Server, sqlite_url: str, clock: ManualClock) -> None:
+    grace = 60.0
+    settings = Settings(bot_delay=3600, reaction_scale=0.0, disconnect_grace=grace, clock=clock)
+    with server(sqlite_url, settings) as client:
         code = create_room(client, "secret-duel", seats=[{"kind": "human"}, {"kind": "bot", "agent": "random"},
                                                          {"kind": "bot", "agent": "random"}])["code"]
         token = join(client, code, 0, "Ada")
-        began = time.monotonic()
         for _ in range(3):  # away for 0.6 of the grace each time, 1.8 graces in all since the first departure
             with client.websocket_connect(f"/api/rooms/{code}/ws") as ws:
                 hello(ws, token)
-            time.sleep(0.6 * grace)
+            wait_for_presence(client, code, ["away", "computer", "computer"])
+            clock.advance(0.6 * grace)
             assert presence(client, code)[0] == "away"
-        assert time.monotonic() - began > 1.5 * grace
-        wait_for_presence(client, code, ["computer", "computer", "computer"], seconds=3 * grace)
+        clock.advance(0.3 * grace)  # 0.9 of the grace since the last departure
+        assert presence(client, code)[0] == "away"
+        clock.advance(0.1 * grace)
+        wait_for_presence(client, code, ["computer", "computer", "computer"])
 
 
 def test_reconnecting_many_times_keeps_one_grace_timer_at_most(client: TestClient) -> None:

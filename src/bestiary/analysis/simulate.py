@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import tempfile
 import time
 from collections import Counter
@@ -20,11 +19,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from bestiary.agents import Agent, SeatView, make_agent
+from bestiary.agents import Agent, make_agent
+from bestiary.agents.match import AgentSeat
 from bestiary.analysis.listeners import feed, standard_listeners
 from bestiary.core.api import CHANCE, TERMINAL, Game, State
-from bestiary.core.chance import sample_chance
 from bestiary.core.errors import BestiaryError, OptionError
+from bestiary.core.referee import Referee
 from bestiary.core.registry import load_game
 
 CARD_FILE_OPTION = "cards"  # the option through which a game takes another card file
@@ -156,32 +156,27 @@ class SeatDecisions:
 
 def play_out(state: State, agents: Sequence[Agent], seed: int,
              seats: Sequence[SeatDecisions] | None = None) -> int:
-    """Play to the end: chance from its own generator, each seat from its own; the number of decisions.
-    With `seats`, each seat's decisions are tallied there (thinking time where its `seconds` starts at 0)."""
-    chance_rng = random.Random(f"{seed}/chance")
-    seat_rngs = [random.Random(f"{seed}/seat/{seat}") for seat in range(len(agents))]
+    """Play to the end at the referee's table (core/referee.py: the same game as at any other table with this
+    seed); the number of decisions. With `seats`, each seat's decisions are tallied there (thinking time where
+    its `seconds` starts at 0)."""
+    referee = Referee(seed, [AgentSeat(agent) for agent in agents])
     decisions = 0
     while True:
         player = state.current_player()
         if player == TERMINAL:
             return decisions
         if player == CHANCE:
-            state.apply_action(sample_chance(state, chance_rng))
+            state.apply_action(referee.chance_outcome(state))
             continue
-        to_act = state.players_to_act()
-        if not to_act:
+        arrival = referee.next_arrival(state)
+        if arrival is None:
             raise SimulationError(f"{state.game.info.name}: no player may act in a non-terminal state")
-        if state.decision_kind() == "race":
-            # the table orders a race by each agent's reaction time
-            delays = [agents[p].reaction_delay(SeatView(state, p), seat_rngs[p]) for p in to_act]
-            actor = to_act[delays.index(min(delays))]
-        else:
-            actor = to_act[0]
+        actor = arrival.player
         if seats is not None:
             seats[actor].count += 1
             seats[actor].branching[len(state.legal_actions(actor))] += 1
         started = time.perf_counter()
-        action = agents[actor].act(SeatView(state, actor), seat_rngs[actor])
+        action = referee.choose(state, actor)
         if seats is not None:
             seats[actor].add_time(time.perf_counter() - started)
         state.apply_action(action, player=actor)

@@ -12,10 +12,11 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
-from bestiary.agents import Agent, SeatView, make_agent, pacing
+from bestiary.agents import Agent, make_agent, pacing
+from bestiary.agents.match import AgentSeat
 from bestiary.core.api import Action, Game, State
-from bestiary.core.chance import sample_chance
 from bestiary.core.errors import ActionParseError, IllegalActionError
+from bestiary.core.referee import Referee
 
 HUMAN = "human"
 LONG_LIST = 30  # more legal actions than this are summarised rather than listed
@@ -63,8 +64,10 @@ class TerminalTable:
         self.clock = clock
         self.race_speed = race_speed
         self.sleep = sleep
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # the pace of a person's automatic passes
         self.state: State = game.new_initial_state(seed=seed)
+        # chance and the computer players, as at every table (core/referee.py); races on a virtual clock
+        self.referee = Referee(seed, [None if s == HUMAN else AgentSeat(self.agents[p]) for p, s in enumerate(seats)])
         self.shown_events: dict[int | None, int] = {}  # how much of each viewer's log has been printed
         self.last_human: int | None = None
         self.hidden = game.info.information == "imperfect"
@@ -79,19 +82,15 @@ class TerminalTable:
         self.console.print(Panel(Text.from_markup(markup), title=escape(title)), soft_wrap=False)
 
     def play(self) -> State:
+        """The referee runs chance and the computer players, which answer before anyone at the keyboard (a
+        computer takes a second at most); a person acts when no computer is left to."""
         state = self.state
         while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, self.rng))
-                continue
-            if state.decision_kind() == "race":
+            if state.decision_kind() == "race" and any(p in self.humans for p in state.players_to_act()):
                 self.race()
-                continue
-            for player in state.players_to_act():
-                if state.is_terminal() or player not in state.players_to_act():
-                    break
-                action = self.human_turn(player) if player in self.humans else self.bot_turn(player)
-                state.apply_action(action, player=player)
+            elif self.referee.step(state) is None:
+                player = next(p for p in state.players_to_act() if p in self.humans)
+                state.apply_action(self.human_turn(player), player=player)
         self.show_end()
         return state
 
@@ -111,39 +110,40 @@ class TerminalTable:
         self.say(outcome_words(result["returns"]), "bold")
 
     def race(self) -> None:
-        """The first to act wins: humans type their seat number at one shared prompt, and their time, from
-        when the table is shown, is set against each computer player's reaction time (times race_speed)."""
+        """The first to act wins: people type their seat number at one shared prompt, and their time, from
+        when the table is shown, is set against each computer player's arrival (the referee's reaction time,
+        times race_speed). Computers that arrive first act first (a pass takes only its sender out)."""
         state = self.state
-        to_act = state.players_to_act()
-        bots: dict[int, tuple[float, Action]] = {}
-        for player in to_act:
-            if player not in self.humans:
-                view = SeatView(state, player)
-                action = self.agents[player].act(view, self.rng)
-                if str(action) != LET_PASS:
-                    delay = self.agents[player].reaction_delay(view, self.rng) * self.race_speed
-                    bots[player] = (delay, action)
-        humans = [p for p in to_act if p in self.humans]
+        humans = [p for p in state.players_to_act() if p in self.humans]
         racing = [p for p in humans if self.race_actions(p)]
         seat, typing = None, float("inf")
         # With several humans at one screen, ask even when none may race, so the prompt tells nobody anything.
         if racing or (humans and self.hidden and len(self.humans) > 1):
             seat, typing = self.ask_race(humans)
-        fastest = min(bots, key=lambda p: bots[p][0]) if bots else None
-        if seat is not None and (fastest is None or typing <= bots[fastest][0]):
+        opened = self.referee.clock.time()
+        while state.decision_kind() == "race":
+            arrivals = self.referee.arrivals(state)
+            if not arrivals or (arrivals[0].at - opened) * self.race_speed > typing:
+                break
+            stepped = self.referee.step(state)
+            assert stepped is not None  # a computer's arrival was due
+            player, action = stepped
+            if str(action) != LET_PASS:
+                slower = f" (you took {typing:.2f} s)" if seat is not None else ""
+                self.say(f"P{player + 1} is quickest: {shown(action)} after "
+                         f"{(arrivals[0].at - opened) * self.race_speed:.2f} s{slower}.")
+                return
+        if state.decision_kind() != "race":
+            return
+        if seat is not None and seat in state.players_to_act():
             state.apply_action(self.pick_race_action(seat), player=seat)
-        elif fastest is not None:
-            delay, action = bots[fastest]
-            slower = f" (you took {typing:.2f} s)" if seat is not None else ""
-            self.say(f"P{fastest + 1} is quickest: {shown(action)} after {delay:.2f} s{slower}.")
-            state.apply_action(action, player=fastest)
-        else:
-            for player in to_act:
-                if state.decision_kind() != "race" or player not in state.players_to_act():
-                    break
-                passing = [a for a in state.legal_actions(player) if str(a) == LET_PASS]
-                if passing:
-                    state.apply_action(passing[0], player=player)
+            return
+        for player in humans:  # let pass
+            if state.decision_kind() != "race" or player not in state.players_to_act():
+                break
+            passing = [a for a in state.legal_actions(player) if str(a) == LET_PASS]
+            if passing:
+                state.apply_action(passing[0], player=player)
 
     def race_actions(self, player: int) -> list[Action]:
         return [a for a in self.state.legal_actions(player) if str(a) != LET_PASS]
@@ -182,10 +182,6 @@ class TerminalTable:
             chosen = self.read_action(self.ask(f"P{player + 1}> ").strip(), actions, player)
             if chosen is not None:
                 return chosen
-
-    def bot_turn(self, player: int) -> Action:
-        view = SeatView(self.state, player)
-        return self.agents[player].act(view, self.rng)
 
     def show_events(self, viewer: int | None) -> None:
         events = self.state.events(viewer)

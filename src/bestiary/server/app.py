@@ -1,4 +1,8 @@
-"""The FastAPI application: the JSON API, the play websocket and the browser UI's files."""
+"""The FastAPI application: the JSON API, the play websocket and the browser UI's files.
+
+Why this file is over 400 lines: it is every route the server answers, each a few lines handing over to the
+hub and its rooms (server/hub.py, server/room.py), with the websocket's reading and writing loops; the
+bounds they enforce are in server/limits.py."""
 
 from __future__ import annotations
 

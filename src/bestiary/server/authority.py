@@ -9,12 +9,11 @@ window), and, once the room has stored it, `adopt`.
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from bestiary.core.api import CHANCE, Game, State
-from bestiary.core.chance import sample_chance
+from bestiary.core.api import CHANCE, Action, Game, State
 from bestiary.core.errors import BestiaryError
 from bestiary.server import protocol
 from bestiary.server.errors import ServerError
@@ -45,8 +44,8 @@ class Change:
 class Authority:
     """One room's game: its state, status, result and open window."""
 
-    def __init__(self, game: Game, seed: int, window_seconds: float, status: str = "waiting",
-                 result: dict[str, Any] | None = None, rng: random.Random | None = None) -> None:
+    def __init__(self, game: Game, seed: int, window_seconds: float, chance: Callable[[State], Action],
+                 status: str = "waiting", result: dict[str, Any] | None = None) -> None:
         self.game = game
         self.seed = seed
         self.state: State = game.new_initial_state(seed=seed)
@@ -54,7 +53,7 @@ class Authority:
         self.status = status
         self.result = result
         self.window: OpenWindow | None = None
-        self.rng = rng or random.Random()  # chance outcomes; the room's, never predictable by a client
+        self.chance = chance  # the referee's draw for a chance node (core/referee.py)
 
     @property
     def version(self) -> int:
@@ -114,7 +113,7 @@ class Authority:
     def played(self, candidate: State, made: Made, now: float, room_values: dict[str, Any] | None = None) -> Change:
         """The chance outcomes that follow `candidate`, played; the room's status, result and window after."""
         while candidate.is_chance_node():
-            made.append((candidate.history_length(), CHANCE, str(sample_chance(candidate, self.rng))))
+            made.append((candidate.history_length(), CHANCE, str(self.chance(candidate))))
             candidate.apply_action(made[-1][2])
         values = {"status": self.status, "result": self.result, **(room_values or {})}
         if candidate.is_terminal():

@@ -140,7 +140,7 @@ class Hub:
         except BestiaryError as error:
             raise ServerError("bad-room", str(error)) from None
         code = secrets.token_urlsafe(12)
-        seed = secrets.randbits(62)
+        seed = self.settings.new_seed()
         room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds,
                     public=request.public, rematch_of=rematch_of)
         room.creator, room.bots_only = address, bots_only

@@ -7,6 +7,11 @@ and send each viewer its own view (server/broadcast.py). The database calls run 
 threads while the room's lock is held, so the event loop serves other rooms meanwhile and the moves of one
 room are stored in the order they were made. Every timer (a bot's delay, a window, a turn clock, a grace)
 keeps the server's clock (server/clock.py).
+
+Why this file is over 400 lines: it holds every operation that takes the room's lock (seats changing hands,
+moves, the timers' jobs) so that the order of changes is plain in one place; what they decide is elsewhere:
+the game in authority.py, seats in seats.py, presence in presence.py, views in broadcast.py, and which
+computer seat moves when in the referee (core/referee.py).
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from typing import Any, Literal, Protocol, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent, pacing
+from bestiary.agents.match import AgentSeat
 from bestiary.core.api import Game, State
+from bestiary.core.referee import Referee
 from bestiary.server import broadcast, protocol, races, seats
 from bestiary.server.authority import PASS, Authority, Change, Made, OpenWindow
 from bestiary.server.broadcast import Connection, SeenLog
@@ -65,8 +72,11 @@ class Room:
         self.code = code
         self.game = game
         self.seed = seed
-        self.rng = random.Random(secrets.randbits(64))  # chance outcomes and bots; never predictable by a client
-        self.authority = Authority(game, seed, window_seconds, status, result, self.rng)
+        self.rng = random.Random(secrets.randbits(64))  # the pace of people's automatic passes and turn clocks
+        # chance, and when each computer seat moves and with which generator, as at every table (core/referee.py)
+        self.computers: list[AgentSeat | None] = [self.computer(s) for s in seats]  # the referee's seats
+        self.referee = Referee(seed, self.computers, self.clock, pace=hub.settings.bot_delay)
+        self.authority = Authority(game, seed, window_seconds, self.referee.chance_outcome, status, result)
         self.seen = SeenLog()
         self.options = game.options_dict()  # as RoomInfo shows them; the game's options never change
         self.seats = seats
@@ -78,7 +88,6 @@ class Room:
         self.rematch_of = rematch_of
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        self.agents: dict[int, Agent] = {s.seat: make_agent(s.agent or "random") for s in seats if s.kind == "bot"}
         self.timers: list[asyncio.Task[None]] = []
         # a race's answers within its commit window, judged by reaction (server/races.py)
         self.race_answers: list[tuple[float, int, Callable[[], Awaitable[int | None]], asyncio.Future[int] | None]] \
@@ -92,6 +101,12 @@ class Room:
         self.bots_only = False  # made with bots in every seat (Hub.admit bounds how many play at once)
         self.closed = False  # left this worker's memory: its connections' ends must not act on it
         self.idle_since = self.clock.time()  # when last seen waiting with nobody connected
+
+    def computer(self, seat: Seat) -> AgentSeat | None:
+        """The referee's seat for a computer's seat (None: a person's)."""
+        if seat.kind != "bot":
+            return None
+        return AgentSeat(make_agent(seat.agent or "random"), self.settings.reaction_scale)
 
     # -- the game, as its authority holds it ---------------------------------------------------------
     @property
@@ -192,7 +207,7 @@ class Room:
         await self.store(self.hub.store.update_seat, self.code, seat_number, kind="bot", agent="heuristic",
                          token_hash=token_hash)
         seat.kind, seat.agent, seat.token_hash = "bot", "heuristic", token_hash
-        self.agents[seat_number] = make_agent("heuristic")
+        self.computers[seat_number] = self.computer(seat)
         if reclaimable:
             return
         for connection in self.connections:  # whoever left watches from now on, like any spectator
@@ -240,7 +255,7 @@ class Room:
                 raise ServerError("finished", "the game is over", 409)
             await self.store(self.hub.store.update_seat, self.code, seat_number, kind="human", agent=None)
             seat.kind, seat.agent = "human", None
-            self.agents.pop(seat_number, None)
+            self.computers[seat_number] = None
             self.changed()
             return seat_number
 
@@ -284,7 +299,7 @@ class Room:
         """Apply the move of the token's seat; the new version. Refusals change nothing. An answer to a race
         waits for the race's commit window and is judged by its reaction (server/races.py): `sent` is when this
         connection was sent the position at `version`, `round_trip` its measured round trip."""
-        if self.racing() and text != PASS:
+        if self.racing() and (text != PASS or self.judging is not None):
             arrived = self.clock.time()
             async with self.lock:  # what would be refused anyway is refused at once
                 seat = self.mover(token)
@@ -317,6 +332,9 @@ class Room:
 
     # -- races judged by reaction (server/races.py) --------------------------------------------------
     def racing(self) -> bool:
+        """Whether a race is open whose answers are judged by reaction. Its first answer other than a pass opens
+        the commit window; a pass before that goes at once, and one within it is judged with the others (so
+        that a pass whose player reacted after the winner stays out of the record, as it would by arrival)."""
         window = self.authority.window
         return window is not None and window.kind == "race" and self.settings.race_commit_seconds > 0
 
@@ -328,23 +346,27 @@ class Room:
             self.judging = asyncio.get_running_loop().create_task(self.judge_race())
 
     async def judge_race(self) -> None:
+        """The commit window's answers applied in the order of their reactions; answers that come while they
+        are applied are late, and follow in theirs."""
         await self.clock.sleep(self.settings.race_commit_seconds)
+        while self.race_answers:
+            answers, self.race_answers = sorted(self.race_answers, key=lambda a: a[:2]), []
+            event("race", room=self.code, answers=len(answers),
+                  reactions=",".join(f"{a[0]:.3f}" for a in answers))
+            for _, _, apply, answered in answers:  # the first closes the race; the others are refused as late
+                try:
+                    version = await apply()
+                except ServerError as error:
+                    if answered is not None:
+                        answered.set_exception(error)
+                except Exception as error:
+                    log.exception("room %s: a race answer failed", self.code)
+                    if answered is not None:
+                        answered.set_exception(error)
+                else:
+                    if answered is not None and version is not None:
+                        answered.set_result(version)
         self.judging = None
-        answers, self.race_answers = sorted(self.race_answers, key=lambda a: a[:2]), []
-        event("race", room=self.code, answers=len(answers), reactions=",".join(f"{a[0]:.3f}" for a in answers))
-        for _, _, apply, answered in answers:  # the first closes the race; the others are refused as late
-            try:
-                version = await apply()
-            except ServerError as error:
-                if answered is not None:
-                    answered.set_exception(error)
-            except Exception as error:
-                log.exception("room %s: a race answer failed", self.code)
-                if answered is not None:
-                    answered.set_exception(error)
-            else:
-                if answered is not None and version is not None:
-                    answered.set_result(version)
 
     async def commit_state(self, candidate: State, made: Made, room_values: dict[str, Any] | None = None) -> None:
         """Play the chance outcomes that follow, store every new move with the room's new status and window in
@@ -398,6 +420,8 @@ class Room:
             if timer is not current:
                 timer.cancel()
         self.timers = []
+        # the computer seats' times first: a move due now (no pace) counts as due now, for `settled`
+        arrivals = self.referee.arrivals(self.state) if self.status == "playing" else []
         now = self.clock.time()
         kind = self.state.decision_kind() if self.status == "playing" else None
         if self.window is not None:
@@ -406,10 +430,12 @@ class Room:
             self.later(RETRY_SECONDS, self.start)
         self.turn_deadline = None
         if self.status == "playing":
+            for arrival in arrivals:
+                self.later(arrival.at - now, self.bot_move, arrival.player)
             for player in self.state.players_to_act():
-                if player in self.agents:
-                    self.later(self.bot_delay(player, kind), self.bot_move, player)
-                elif self.settings.automatic_passes and pacing.automatic_pass(self.state, player) is not None:
+                if self.computers[player] is not None:
+                    continue
+                if self.settings.automatic_passes and pacing.automatic_pass(self.state, player) is not None:
                     delay = pacing.pass_delay(self.state, player, self.rng) * self.settings.reaction_scale
                     self.later(delay, self.turn_ran_out, player, self.version)
                 elif kind == "turn" and self.turn_seconds is not None:
@@ -456,36 +482,33 @@ class Room:
             del self.hub.rooms[self.code]
             await self.hub.let_go(self.code)
 
-    def bot_delay(self, player: int, kind: str | None) -> float:
-        if kind in ("race", "response"):
-            view = SeatView(self.state, player)
-            return self.agents[player].reaction_delay(view, self.rng) * self.settings.reaction_scale
-        return self.settings.bot_delay
-
     async def bot_move(self, player: int) -> None:
-        if self.status == "playing" and player in self.agents and player in self.state.players_to_act():
-            await self.play_for(player, self.agents[player])
+        """A computer seat's time has come (the referee's): it moves, if it is still to act."""
+        seat = self.computers[player]
+        if self.status == "playing" and seat is not None and player in self.state.players_to_act():
+            await self.play_for(player, seat.agent, self.referee.choice_seed(self.state, player))
 
     async def turn_ran_out(self, player: int, version: int) -> None:
         """A person's turn clock ran out: the game's heuristic (or a random move) is made for them."""
         if self.status == "playing" and self.version == version and player in self.state.players_to_act():
-            await self.play_for(player, HeuristicAgent())
+            await self.play_for(player, HeuristicAgent(), self.rng.getrandbits(64))
 
-    async def play_for(self, player: int, agent: Agent) -> None:
+    async def play_for(self, player: int, agent: Agent, seed: int) -> None:
         """The agent's move for the seat, chosen from what that seat may see. A search thinks for a second or
         more: it does so in the server's pool of processes (server/thinking.py; another agent on a worker
         thread), so that the other rooms, and this room's watchers, are served meanwhile; the room's lock,
         held by every job, keeps its state still until the move is made."""
-        seed = self.rng.getrandbits(64)  # the thinker's own generator: the room's stays on the loop
         thinkers = self.hub.thinkers
         if thinkers is not None and searches(agent):
             priority = PEOPLE_FIRST if any(s.kind == "human" for s in self.seats) else BOTS_ONLY
             action: Any = await thinkers.act(agent, self.state, player, seed, priority)
         else:
             action = await asyncio.to_thread(agent.act, SeatView(self.state, player), random.Random(seed))
-        if self.racing() and str(action) != PASS:  # judged with the people's answers, by its reaction
+        if self.racing() and (str(action) != PASS or self.judging is not None):  # judged by its reaction
             version = self.version
-            reaction = self.clock.time() - (self.race_opened_at or self.clock.time())
+            # its reaction is the delay the referee gave it (its answer may be made a little after it was due)
+            due = self.referee.due.get(player, self.clock.time())
+            reaction = due - (self.race_opened_at if self.race_opened_at is not None else due)
             self.enter_race(reaction, lambda: self.bot_race_answer(player, action, version))
             return
         candidate = self.state.clone()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bestiary.server.clock import Clock, WallClock
@@ -33,3 +35,10 @@ class Settings:
     cluster: bool = False  # one of several workers on one PostgreSQL database (server/cluster.py)
     race_commit_seconds: float = 0.15  # a race's answers within this of its first are judged by reaction (races.py)
     clock: Clock = field(default_factory=WallClock)  # what the rooms' timers keep (server/clock.py)
+    # each new room's seed: its deal, its chance and its bots' generators (core/referee.py); never a client's to
+    # know or guess (tests give their own, to compare a room's game with the same game at another table)
+    new_seed: Callable[[], int] = field(default_factory=lambda: random_seed)
+
+
+def random_seed() -> int:
+    return secrets.randbits(62)
