@@ -135,7 +135,7 @@ def test_the_server_keeps_only_so_many_rooms_waiting(server: Server, sqlite_url:
         for _ in range(2):
             create_room(client, "critter-capture", options={"players": 2})
         full = client.post("/api/rooms", json={"game": "critter-capture", "options": {"players": 2}})
-        assert full.status_code == 503 and "2 rooms are waiting for players" in full.json()["message"]
+        assert full.status_code == 503 and "2 rooms waiting for players" in full.json()["message"]
 
 
 def test_a_waiting_room_with_nobody_connected_expires(server: Server, sqlite_url: str) -> None:
@@ -266,7 +266,7 @@ def test_serve_passes_its_bounds_to_the_server(monkeypatch: pytest.MonkeyPatch, 
     from bestiary.server import app as server_app
 
     made: dict[str, Any] = {}
-    monkeypatch.setattr(server_app, "create_app", lambda url, settings: made.update(settings=settings))
+    monkeypatch.setattr(server_app, "create_app", lambda url, settings, *_: made.update(settings=settings))
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: made.update(run=kwargs))
     result = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path), "--option-range",
                                       "crits-creatures.width=4..16", "--option-range", "crits-creatures.length=6..40",

@@ -38,14 +38,14 @@ def test_a_room_asked_for_on_another_worker_is_handed_over_with_its_websockets_c
     async def scenario() -> dict[str, Any]:
         first, second = await two_workers(pg_url)
         room = await first.create(TWO)
-        await room.join(0, "Ada")
+        token = await room.join(0, "Ada")
         watcher = Connection(None)
         room.connections.add(watcher)
-        taken = await second.room(room.code)  # the first worker still holds it: asked to hand it over
+        taken = await second.room(room.code, token)  # the first worker still holds it: asked to hand it over
         seen = {"first holds": room.code in first.rooms, "second holds": room.code in second.rooms,
                 "seat name": taken.seats[0].name, "closed": room.closed, "close code": watcher.close_code,
                 "hung up": watcher.outbox.get_nowait() is HANG_UP if not watcher.outbox.empty() else False}
-        back = await first.room(room.code)  # and back again, as when its first worker is routed to once more
+        back = await first.room(room.code, token)  # and back again, as when its first worker is routed to again
         seen["back"] = back is not room and room.code in first.rooms and room.code not in second.rooms
         for hub in (first, second):
             hub.close()

@@ -202,7 +202,7 @@ def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch, 
     from bestiary.server import app as server_app
 
     made: dict[str, Any] = {}
-    monkeypatch.setattr(server_app, "create_app", lambda url, settings: made.update(url=url, settings=settings))
+    monkeypatch.setattr(server_app, "create_app", lambda url, settings, *_: made.update(url=url, settings=settings))
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: made.update(run=kwargs))
     result = CliRunner().invoke(app, ["serve", "--data-dir", str(tmp_path), "--max-message-bytes", "2048",
                                       "--message-rate", "4", "--message-burst", "8", "--max-strikes", "3",

@@ -225,7 +225,10 @@ def test_bots_race_and_answer_windows_by_their_reaction_time(client: TestClient)
     while (mine := view(client, code, token))["room"]["status"] == "playing":  # bots ring or claim on their turns
         assert time.monotonic() < deadline, mine
         if mine["legal_actions"]:
-            assert move(client, code, token, mine["legal_actions"][0], mine["version"]).status_code == 200
+            answer = move(client, code, token, mine["legal_actions"][0], mine["version"])
+            # a race stays open for its commit window after an instant bot's answer (server/races.py): a grab
+            # sent then is judged against the bot's reaction, and loses
+            assert answer.status_code == 200 or (mine["decision_kind"] == "race" and answer.json()["error"] == "stale")
         time.sleep(0.02)
     assert mine["observation"]["turn"] == 4
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated
 
@@ -49,6 +50,16 @@ def serve(
     waiting_rooms_per_address: Annotated[int, typer.Option(
         help="rooms one client address may have waiting for players at once")] = 20,
     max_waiting_rooms: Annotated[int, typer.Option(help="rooms waiting for players on the whole server")] = 1000,
+    bot_rooms_per_address: Annotated[int, typer.Option(
+        help="rooms of bots only one client address may have playing at once (each holds its game in memory)",
+        min=0)] = 4,
+    race_commit_seconds: Annotated[float, typer.Option(
+        help="a race's answers arriving within this of its first are judged by reaction, the round trip taken "
+             "off (docs/protocol.md; 0: by arrival)", min=0.0)] = 0.15,
+    ping_seconds: Annotated[float, typer.Option(
+        help="how often each websocket is pinged: its round trip is measured for races, and a client that "
+             "stops answering for 20 s is closed", min=0.1)] = 2.0,
+    max_bot_rooms: Annotated[int, typer.Option(help="rooms of bots only playing on the whole server", min=0)] = 50,
     waiting_room_seconds: Annotated[float, typer.Option(
         help="seconds a waiting room with nobody connected is kept before it is deleted")] = 900.0,
     bot_processes: Annotated[int, typer.Option(
@@ -67,13 +78,44 @@ def serve(
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="proxies whose X-Forwarded-For is trusted, e.g. 127.0.0.1 (the client address counts waiting rooms)")
     ] = None,
+    max_header_bytes: Annotated[int, typer.Option(
+        help="bytes of request line and headers one request may send (431 past it)", min=1024)] = 16 * 1024,
+    max_headers: Annotated[int, typer.Option(help="header lines one request may send (431 past it)", min=8)] = 100,
+    request_seconds: Annotated[float, typer.Option(
+        help="seconds a client has to send a whole request; a connection still sending is closed (408)",
+        min=1.0)] = 30.0,
+    keep_alive_seconds: Annotated[float, typer.Option(
+        help="seconds an idle connection is kept open between requests", min=1.0)] = 5.0,
+    connections_per_address: Annotated[int, typer.Option(
+        help="connections (websockets included) one address may hold open; a trusted proxy's are not counted",
+        min=1)] = 200,
+    max_connections: Annotated[int, typer.Option(
+        help="connections the process holds open in all (never more than its file limit allows)", min=1)] = 4000,
+    websockets_per_address: Annotated[int, typer.Option(help="websockets one client address may hold open",
+                                                        min=1)] = 100,
+    max_websockets: Annotated[int, typer.Option(help="websockets open on the process in all", min=1)] = 3000,
+    rest_rate: Annotated[float, typer.Option(
+        help="REST calls one client address may make per second on average (429 with Retry-After past it)",
+        min=0.01)] = 20.0,
+    rest_burst: Annotated[int, typer.Option(help="REST calls one client address may make at once", min=1)] = 100,
+    creations_per_minute: Annotated[float, typer.Option(
+        help="rooms one client address may create per minute on average, whatever their seats (429 past it)",
+        min=0.01)] = 10.0,
+    creation_burst: Annotated[int, typer.Option(help="rooms one client address may create at once", min=1)] = 20,
+    misses_per_second: Annotated[float, typer.Option(
+        help="lookups of rooms that do not exist one client address may make per second on average", min=0.01)
+    ] = 1.0,
+    miss_burst: Annotated[int, typer.Option(
+        help="lookups of rooms that do not exist one client address may make at once", min=1)] = 30,
 ) -> None:
     """Serve Bestiary online: open http://HOST:PORT in a browser to create a room and play."""
     try:
         import uvicorn
 
         from bestiary.server.app import create_app
+        from bestiary.server.guard import Bounds, Ledger, guarded_protocols
         from bestiary.server.limits import DEFAULT_OPTION_RANGES, OptionRange
+        from bestiary.server.logs import configure
         from bestiary.server.settings import Settings
     except ImportError as error:
         typer.echo(f"error: the server needs its extra packages ({error.name} is missing): "
@@ -102,8 +144,26 @@ def serve(
                         max_strikes=max_strikes, max_outbox=max_outbox, max_body_bytes=max_body_bytes,
                         finished_room_seconds=finished_room_seconds, option_ranges=ranges, games_kept=games_kept,
                         waiting_rooms_per_address=waiting_rooms_per_address, max_waiting_rooms=max_waiting_rooms,
+                        bot_rooms_per_address=bot_rooms_per_address, max_bot_rooms=max_bot_rooms,
+                        race_commit_seconds=race_commit_seconds,
                         waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster)
+    if cluster and forwarded_allow_ips is None:
+        # a worker's clients come through the proxy beside it (deploy/haproxy.cfg): their own addresses, from
+        # its X-Forwarded-For, are what the per-address bounds count, not the proxy's one address
+        forwarded_allow_ips = "127.0.0.1"
+    bounds = Bounds(max_header_bytes=max_header_bytes, max_headers=max_headers, request_seconds=request_seconds,
+                    keep_alive_seconds=keep_alive_seconds, connections_per_address=connections_per_address,
+                    max_connections=max_connections, websockets_per_address=websockets_per_address,
+                    max_websockets=max_websockets, rest_rate=rest_rate, rest_burst=rest_burst,
+                    creations_per_minute=creations_per_minute, creation_burst=creation_burst,
+                    misses_per_second=misses_per_second, miss_burst=miss_burst,
+                    trusted_proxies=frozenset(a.strip() for a in (forwarded_allow_ips or "").split(",") if a.strip()))
+    configure(log_level)
+    ledger = Ledger(bounds)
+    http, ws = guarded_protocols(bounds, ledger)
     # uvicorn drops a frame over ws_max_size without a word: keep that bound well above ours, which answers
-    uvicorn.run(create_app(database_url, settings), host=host, port=port, log_level=log_level,
+    uvicorn.run(create_app(database_url, settings, bounds, ledger), host=host, port=port, log_level=log_level,
+                http=http, ws=ws, timeout_keep_alive=math.ceil(keep_alive_seconds),
+                ws_ping_interval=ping_seconds, ws_ping_timeout=20.0,
                 ws_max_size=max(16 * max_message_bytes, 1 << 20), ws_per_message_deflate=ws_deflate,
                 forwarded_allow_ips=forwarded_allow_ips, proxy_headers=forwarded_allow_ips is not None)

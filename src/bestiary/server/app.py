@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -27,8 +26,10 @@ from bestiary.server import protocol, teaching
 from bestiary.server.broadcast import CLOSE_MOVED, Connection
 from bestiary.server.db import Store, open_database
 from bestiary.server.errors import ServerError
+from bestiary.server.guard import ROUND_TRIP, Bounds, Guard, Ledger, TokenBucket
 from bestiary.server.hub import Hub, known_games
 from bestiary.server.limits import CLOSE_BEHIND, HANG_UP, LOBBY_OFFSET_MAX, LOBBY_PAGE, LOBBY_PAGE_MAX, Outbox
+from bestiary.server.races import RoundTrip
 from bestiary.server.room import Room
 from bestiary.server.settings import Settings
 
@@ -56,27 +57,6 @@ def describe(error: ValidationError | RequestValidationError) -> str:
         where = ".".join(str(p) for p in problem["loc"] if p != "body") or "message"
         parts.append(f"{where}: {problem['msg']}")
     return "; ".join(parts)
-
-
-@dataclass
-class TokenBucket:
-    """`rate` tokens a second up to `burst`; each message takes one."""
-
-    rate: float
-    burst: int
-    tokens: float = field(init=False)
-    filled_at: float = field(init=False, default=0.0)
-
-    def __post_init__(self) -> None:
-        self.tokens = float(self.burst)
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(float(self.burst), self.tokens + (now - self.filled_at) * self.rate)
-        self.filled_at = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
 
 
 class TooManyStrikes(Exception):
@@ -162,7 +142,10 @@ def error_message(error: ServerError, ref: str | None = None) -> dict[str, Any]:
     return protocol.ErrorMessage(error=error.error, message=error.message, ref=ref).model_dump()
 
 
-def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
+def create_app(database_url: str, settings: Settings | None = None, bounds: Bounds | None = None,
+               ledger: Ledger | None = None) -> FastAPI:
+    """The application; with `bounds`, every client is held to them (server/guard.py), counted in `ledger`
+    (shared with the guarded protocol classes that count the process's connections)."""
     limits = settings or Settings()
 
     @contextlib.asynccontextmanager
@@ -177,6 +160,8 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Bestiary", summary="Play Bestiary's games online: rooms, seats, moves, replays.",
                   lifespan=lifespan, docs_url=None, redoc_url=None)  # /docs is our own page: no CDN, works offline
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    if bounds is not None:  # outermost: a refused call costs no body read and no routing
+        app.add_middleware(Guard, bounds=bounds, ledger=ledger)
 
     def hub() -> Hub:
         found: Hub = app.state.hub
@@ -246,13 +231,13 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms/{code}/seats/{seat}", responses=errors)
     async def join(code: str, seat: int, request: protocol.JoinSeat) -> protocol.SeatToken:
         """Take an open seat; the answer holds the seat's secret token, given only here, only once."""
-        token = await (await hub().room(code)).join(seat, request.name)
+        token = await (await hub().room(code, joining=seat)).join(seat, request.name)
         return protocol.SeatToken(room=code, seat=seat, token=token)
 
     @app.post("/api/rooms/{code}/leave", responses=errors)
     async def leave(code: str, authorization: Token = None) -> protocol.RoomInfo:
         """Give up the seat: before the game it opens again, during it a bot plays it to the end."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         seat = seat_or_refuse(room, bearer(authorization))
         await room.leave(seat)
         return room.info()
@@ -266,21 +251,21 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms/{code}/seats/{seat}/hand-over", responses=errors)
     async def hand_over(code: str, seat: int, authorization: Token = None) -> protocol.RoomInfo:
         """A player at the table hands an away player's seat to a computer now, without waiting for the grace."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         await room.hand_over(bearer(authorization), seat)
         return room.info()
 
     @app.post("/api/rooms/{code}/claim", responses=errors)
     async def claim(code: str, authorization: Token = None) -> protocol.RoomInfo:
         """Take back the seat a computer played while you were away."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         await room.claim(bearer(authorization))
         return room.info()
 
     @app.get("/api/rooms/{code}/view", responses=errors)
     async def view(code: str, events_from: int = 0, authorization: Token = None) -> protocol.View:
         """The position as the token's seat sees it (no token: as a spectator)."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         await room.settled()
         seat = room.seat_of(bearer(authorization))
         room.presence.returned_by_rest(seat)
@@ -289,8 +274,8 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms/{code}/moves", responses=errors)
     async def move(code: str, request: protocol.MoveRequest, authorization: Token = None) -> protocol.View:
         """Make a move for the token's seat against the state version it was chosen on."""
-        room = await hub().room(code)
         token = bearer(authorization)
+        room = await hub().room(code, token)
         await room.move(token, request.action, request.version)
         seat = room.seat_of(token)
         room.presence.returned_by_rest(seat)
@@ -299,7 +284,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
     @app.get("/api/rooms/{code}/replay", responses=errors)
     async def replay(code: str, step: int, authorization: Token = None) -> protocol.ReplayView:
         """The game after `step` moves (chance outcomes count as moves), as the viewer may see it."""
-        room = await hub().room(code)
+        room = await hub().room(code, bearer(authorization))
         return room.replay_view(room.seat_of(bearer(authorization)), step)
 
     @app.websocket("/api/rooms/{code}/ws")
@@ -307,8 +292,15 @@ def create_app(database_url: str, settings: Settings | None = None) -> FastAPI:
         await websocket.accept()
         guard = MessageGuard(limits)
         try:
-            room = await hub().room(code)
+            try:
+                room: Room | None = await hub().room(code)
+            except ServerError as error:
+                if error.error != "elsewhere":
+                    raise
+                room = None  # another worker holds it: asked for only on behalf of one of its players
             hello = await receive_hello(websocket, guard)
+            if room is None:
+                room = await hub().room(code, hello.token)
             seat = room.seat_of(hello.token)
         except ServerError as error:
             await websocket.send_json(error_message(error))
@@ -402,14 +394,18 @@ def parse(raw: str) -> protocol.Hello | protocol.Move | protocol.Chat | protocol
         raise ServerError("bad-message", describe(error)) from None
 
 
-async def handle(room: Room, token: str | None, raw: str) -> dict[str, Any] | None:
-    """One client message; the answer for this client alone (broadcasts go through the room)."""
+async def handle(room: Room, token: str | None, raw: str, connection: Connection | None = None,
+                 round_trip: RoundTrip | None = None) -> dict[str, Any] | None:
+    """One client message; the answer for this client alone (broadcasts go through the room). A move carries
+    when its position was sent to this connection and the connection's round trip, for races (races.py)."""
     ref = None
     try:
         message = parse(raw)
         if isinstance(message, protocol.Move):
             ref = message.ref
-            version = await room.move(token, message.action, message.version)
+            sent = connection.sent.get(message.version) if connection is not None else None
+            version = await room.move(token, message.action, message.version, sent,
+                                      round_trip.seconds if round_trip is not None else None)
             return protocol.Accepted(ref=ref, version=version).model_dump()
         if isinstance(message, protocol.Chat):
             await room.chat(token, message.text)
@@ -423,6 +419,7 @@ async def handle(room: Room, token: str | None, raw: str) -> dict[str, Any] | No
 
 async def read_messages(websocket: WebSocket, guard: MessageGuard, room: Room, token: str | None,
                         connection: Connection) -> NoReturn:
+    round_trip = websocket.scope.get("extensions", {}).get(ROUND_TRIP)  # measured under `bestiary serve`
     """Answers the client's messages, in order, until it goes (WebSocketDisconnect) or breaks the limits once
     too often (TooManyStrikes)."""
     while True:
@@ -431,7 +428,7 @@ async def read_messages(websocket: WebSocket, guard: MessageGuard, room: Room, t
         except ServerError as error:
             connection.outbox.put_nowait(error_message(error))
             continue
-        answer = await handle(room, token, raw)
+        answer = await handle(room, token, raw, connection, round_trip)
         if answer is not None:
             connection.outbox.put_nowait(answer)
 

@@ -54,6 +54,7 @@ class Connection:
     outbox: Outbox = field(default_factory=Outbox)
     events_seen: int = 0
     close_code: int | None = None  # set with HANG_UP: the writer then closes the websocket with it
+    sent: dict[int, float] = field(default_factory=dict)  # version: when that position was sent (server/races.py)
 
 
 def table_view(authority: Authority, seen: SeenLog, info: protocol.RoomInfo, seat: int | None, events_from: int,

@@ -36,6 +36,7 @@ from sqlalchemy import (
     event,
     or_,
     select,
+    text,
 )
 from sqlalchemy.engine import Engine
 
@@ -44,6 +45,7 @@ MoveWrite = tuple[str, list[tuple[int, int, str]], dict[str, Any]]  # a room's c
 CONNECT_SECONDS = 5
 POOLED_WORKERS = 4  # below SQLAlchemy's default pool of 5 connections, so no write waits for a connection
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = int.from_bytes(hashlib.blake2b(b"bestiary migrations", digest_size=8).digest(), "big", signed=True)
 
 metadata = MetaData()
 
@@ -136,9 +138,14 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 
 def upgrade(engine: Engine) -> None:
+    """The schema at the newest migration. On PostgreSQL, where several workers start at once on one
+    database, one migrates under a transaction-wide advisory lock while the others wait for it, then find
+    the schema current (PostgreSQL's DDL is transactional: a waiting worker sees all of it or none)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
@@ -224,6 +231,19 @@ class Store:
         with self.engine.connect() as connection:
             return list(connection.execute(
                 select(rooms.c.code).where(rooms.c.status.in_(statuses)).order_by(rooms.c.created_at)).scalars())
+
+    def holds_seat(self, code: str, token_hash: str) -> bool:
+        """Whether a seat of the room has this token (its hash): its player's request, not a stranger's."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(seats.c.seat).where(
+                seats.c.room_code == code, seats.c.token_hash == token_hash)).first() is not None
+
+    def seat_is_open(self, code: str, seat: int) -> bool:
+        """Whether the room's seat waits for a person to take it."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(seats.c.seat).where(
+                seats.c.room_code == code, seats.c.seat == seat, seats.c.kind == "human",
+                seats.c.token_hash.is_(None))).first() is not None
 
     def load_room(self, code: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[tuple[int, str]]] | None:
         with self.engine.connect() as connection:

@@ -9,6 +9,7 @@ import itertools
 import logging
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -21,9 +22,10 @@ from bestiary.server import protocol
 from bestiary.server.broadcast import hang_up
 from bestiary.server.cluster import ADOPT_SECONDS, HANDED_OVER_SECONDS, Leases
 from bestiary.server.commits import GroupCommit
-from bestiary.server.db import Store, now
+from bestiary.server.db import Store, hash_token, now
 from bestiary.server.errors import ServerError
 from bestiary.server.limits import LOBBY_PAGE, ConfiguredGames, out_of_range
+from bestiary.server.logs import event
 from bestiary.server.room import Room
 from bestiary.server.seats import Seat, seat_from_row
 from bestiary.server.settings import Settings
@@ -50,21 +52,42 @@ class Hub:
         self.adopter: asyncio.Task[None] | None = None
         self.handing_over: set[asyncio.Task[None]] = set()
         self.handed_over: dict[str, float] = {}  # room code: when this worker last handed it over
+        self.admitted: dict[int, tuple[str | None, bool]] = {}  # rooms being made: (creator, bots only) (admit)
+        self.tickets = itertools.count()
 
     async def game(self, name: str, options: dict[str, Any]) -> Game:
         """The configured game, shared by every room that plays it with these options (server/limits.py)."""
         return await self.games.get(name, options)
 
-    def waiting_room_allowed(self, address: str | None) -> None:
-        """Refuses a new waiting room past the server's bound, or past the bound for one address."""
-        waiting = [room for room in self.rooms.values() if room.status == "waiting"]
-        if len(waiting) >= self.settings.max_waiting_rooms:
-            raise ServerError("too-many-rooms", f"{len(waiting)} rooms are waiting for players, as many as this "
-                                                f"server holds: join one from the lobby, or try again later", 503)
-        mine = sum(room.creator == address for room in waiting) if address is not None else 0
-        if mine >= self.settings.waiting_rooms_per_address:
-            raise ServerError("too-many-rooms", f"you have {mine} rooms waiting for players, as many as one "
-                                                f"address may: start or leave one first", 429)
+    def admit(self, address: str | None, bots_only: bool) -> int:
+        """Counts a room about to be made, or refuses it past its bounds: rooms waiting for players, or rooms of
+        bots only playing (each holds its game in memory), on the server and per address. The check and the
+        count are one step with no await between, so parallel creations cannot all pass a check made before
+        any of them is stored. The admission's ticket is given back (popped from `self.admitted`) when the room
+        is put in `self.rooms`, or when making it fails."""
+        if bots_only:
+            live = [room.creator for room in self.rooms.values() if room.bots_only and room.status != "finished"]
+            total, per_address = self.settings.max_bot_rooms, self.settings.bot_rooms_per_address
+            what = "rooms of bots only playing"
+        else:
+            live = [room.creator for room in self.rooms.values() if room.status == "waiting"]
+            total, per_address = self.settings.max_waiting_rooms, self.settings.waiting_rooms_per_address
+            what = "rooms waiting for players"
+        creators = live + [creator for creator, bots in self.admitted.values() if bots == bots_only]
+        if len(creators) >= total:
+            event("limit", limit="bot-rooms" if bots_only else "waiting-rooms", rooms=len(creators))
+            raise ServerError("too-many-rooms", f"there are {len(creators)} {what}, as many as this server holds: "
+                                                f"join a room from the lobby, or try again later", 503)
+        mine = creators.count(address) if address is not None else 0
+        if mine >= per_address:
+            event("limit", limit="bot-rooms-per-address" if bots_only else "waiting-rooms-per-address",
+                  address=address, rooms=mine)
+            raise ServerError("too-many-rooms", f"you have {mine} {what}, as many as one address may: "
+                                                f"{'let one finish' if bots_only else 'start or leave one'} first",
+                              429)
+        ticket = next(self.tickets)
+        self.admitted[ticket] = (address, bots_only)
+        return ticket
 
     async def create(self, request: protocol.CreateRoom, rematch_of: str | None = None,
                      address: str | None = None, carried: list[Seat] | None = None) -> Room:
@@ -83,8 +106,20 @@ class Hub:
             if refusal is not None:
                 raise ServerError("bad-room", refusal)
             bots = [spec for spec in request.seats or [] if spec.kind == "bot"]
-            if len(bots) != chosen.get("players"):  # a room of bots only starts at once: it never waits
-                self.waiting_room_allowed(address)
+            bots_only = len(bots) == chosen.get("players")  # it starts at once: it never waits
+            ticket = self.admit(address, bots_only)
+        except BestiaryError as error:
+            raise ServerError("bad-room", str(error)) from None
+        try:
+            return await self.make(request, chosen, ticket, rematch_of, carried)
+        finally:
+            self.admitted.pop(ticket, None)
+
+    async def make(self, request: protocol.CreateRoom, chosen: dict[str, Any], ticket: int,
+                   rematch_of: str | None, carried: list[Seat] | None) -> Room:
+        """The admitted room (`ticket`): its game built, its seats set, stored, and started if it is full."""
+        address, bots_only = self.admitted[ticket]
+        try:
             game = await self.game(request.game, chosen)
             specs = list(request.seats or [])
             if len(specs) > game.num_players:
@@ -108,7 +143,7 @@ class Hub:
         seed = self.settings.new_seed()
         room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds,
                     public=request.public, rematch_of=rematch_of)
-        room.creator = address
+        room.creator, room.bots_only = address, bots_only
         if self.leases is not None:
             await self.leases.take(code)  # a new code: no one else holds it
         await room.store(
@@ -119,6 +154,8 @@ class Hub:
              "created_at": now(), "public": request.public},
             [s.row() for s in seats])
         self.rooms[code] = room
+        del self.admitted[ticket]  # counted in self.rooms from here
+        event("create", room=code, game=game.info.name, address=address, bots_only=bots_only)
         async with room.lock:
             if room.full():
                 await room.start_when_stored()
@@ -126,13 +163,18 @@ class Hub:
                 room.changed()  # a rematch's seat whose player had left waits for them for the grace
         return room
 
-    async def room(self, code: str) -> Room:
+    async def room(self, code: str, token: str | None = None, joining: int | None = None) -> Room:
+        """The room, loaded if it is not in memory. With other workers, a room another worker holds is asked
+        for only on behalf of one of its players (`token`, checked against the stored seats) or of someone
+        taking an open seat (`joining`): an anonymous read never makes a room change workers, which would cut
+        its players' websockets (1012); it is answered 503 "elsewhere" instead (the proxy routes a room's
+        requests to its holder, so only a request that bypassed it, or one sent while a room moves, gets it)."""
         if not ROOM_CODE.fullmatch(code):  # not one of ours: no need to ask the database
             raise ServerError("no-room", "no room has this code", 404)
         room = self.rooms.get(code)
         if room is None:
             try:
-                room = await self.load(code)
+                room = await self.load(code, lambda: self.may_take_over(code, token, joining))
             except BestiaryError as error:
                 raise ServerError("cannot-load", f"this room's game cannot be set up here: {error}", 409) from None
             except SQLAlchemyError:
@@ -143,14 +185,22 @@ class Hub:
             raise ServerError("no-room", "no room has this code", 404)
         return room
 
-    async def load(self, code: str) -> Room | None:
+    async def may_take_over(self, code: str, token: str | None, joining: int | None) -> bool:
+        """Whether a request may ask another worker for this room: it holds one of its seats' tokens, or asks
+        for a seat that is open (taking it is a write only the room's holder may make)."""
+        if token is not None and await self.store.run(self.store.holds_seat, code, hash_token(token)):
+            return True
+        return joining is not None and await self.store.run(self.store.seat_is_open, code, joining)
+
+    async def load(self, code: str, take_over: Callable[[], Awaitable[bool]] | None = None) -> Room | None:
         """A room from its record: the initial state with every stored move applied again. Requests for a room
-        being loaded wait for that load."""
+        being loaded wait for that load. With other workers, a room another holds is asked for only when
+        `take_over()` says so (Hub.room)."""
         if code in self.loading:
             return await asyncio.shield(self.loading[code])
         self.loading[code] = asyncio.get_running_loop().create_future()
         try:
-            room = await self.read(code)
+            room = await self.read(code, take_over)
         except BaseException as error:
             failed = self.loading.pop(code)
             failed.set_exception(error)
@@ -159,9 +209,13 @@ class Hub:
         self.loading.pop(code).set_result(room)
         return room
 
-    async def read(self, code: str) -> Room | None:
-        if self.leases is not None and not await self.leases.claim(code):
-            raise ServerError("busy", "another worker is still handing this room over; try again in a moment", 503)
+    async def read(self, code: str, take_over: Callable[[], Awaitable[bool]] | None = None) -> Room | None:
+        if self.leases is not None and not await self.leases.take(code):
+            if take_over is None or not await take_over():
+                raise ServerError("elsewhere", "another worker plays this room; ask again in a moment", 503)
+            if not await self.leases.claim(code):
+                raise ServerError("busy", "another worker is still handing this room over; try again in a moment",
+                                  503)
         stored = await self.store.run(self.store.load_room, code)
         if code in self.rooms:  # made or loaded meanwhile
             return self.rooms[code]
@@ -220,7 +274,7 @@ class Hub:
                 await self.let_go(code)
                 continue
             if room is not None:  # loading it set its bots, windows and clocks running again
-                log.info("room %s: taken over", code)
+                event("take-over", room=code)
                 taken += 1
         return taken
 
@@ -272,7 +326,7 @@ class Hub:
                     del self.rooms[code]
                 room.close()
                 hang_up(room.connections)
-            log.info("room %s: handed over to another worker", code)
+            event("hand-over", room=code, connections=len(room.connections))
         self.handed_over[code] = asyncio.get_running_loop().time()
         await self.let_go(code)
 
@@ -313,7 +367,7 @@ class Hub:
 
     async def rematch(self, code: str, token: str | None, address: str | None = None) -> Room:
         """The next game at the same table: the same people in the same seats, the first player rotated."""
-        room = await self.room(code)
+        room = await self.room(code, token)
         if room.seat_of(token) is None:
             raise ServerError("spectator", "only a player at the table can start a rematch", 403)
         if room.rematch is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import random
 import secrets
@@ -30,13 +31,14 @@ from bestiary.agents import Agent, HeuristicAgent, SeatView, make_agent, pacing
 from bestiary.agents.match import AgentSeat
 from bestiary.core.api import Game, State
 from bestiary.core.referee import Referee
-from bestiary.server import broadcast, protocol, seats
-from bestiary.server.authority import Authority, Change, Made, OpenWindow
+from bestiary.server import broadcast, protocol, races, seats
+from bestiary.server.authority import PASS, Authority, Change, Made, OpenWindow
 from bestiary.server.broadcast import Connection, SeenLog
 from bestiary.server.clock import wall_time
 from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc
 from bestiary.server.errors import UNAVAILABLE, ServerError
+from bestiary.server.logs import event
 from bestiary.server.presence import Presence
 from bestiary.server.seats import Seat
 from bestiary.server.settings import Settings
@@ -87,9 +89,16 @@ class Room:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.timers: list[asyncio.Task[None]] = []
+        # a race's answers within its commit window, judged by reaction (server/races.py)
+        self.race_answers: list[tuple[float, int, Callable[[], Awaitable[int | None]], asyncio.Future[int] | None]] \
+            = []
+        self.race_order = itertools.count()
+        self.judging: asyncio.Task[None] | None = None
+        self.race_opened_at: float | None = None  # when this worker first sent the open race
         self.presence = Presence(self)  # its grace timers are apart from `timers`: a move must not cancel them
         self.due_now: set[asyncio.Task[None]] = set()  # timers without delay, which `settled` waits for
         self.creator: str | None = None  # the address that made it, while it waits for players
+        self.bots_only = False  # made with bots in every seat (Hub.admit bounds how many play at once)
         self.closed = False  # left this worker's memory: its connections' ends must not act on it
         self.idle_since = self.clock.time()  # when last seen waiting with nobody connected
         self.chat_lines: list[protocol.ChatLine] | None = None  # the kept chat, read from the database once
@@ -142,9 +151,12 @@ class Room:
 
     def broadcast(self) -> None:
         broadcast.fan_out(self.connections, self.view, self.info() if self.connections else None)
+        for connection in self.connections:
+            races.remember_sent(connection.sent, self.version, self.clock.time())
 
     def send_view(self, connection: Connection, kind: Literal["welcome", "state"]) -> None:
         broadcast.send_view(connection, kind, self.view)
+        races.remember_sent(connection.sent, self.version, self.clock.time())
 
     def replay_view(self, seat: int | None, step: int) -> protocol.ReplayView:
         return self.authority.replay_view(seat, step)
@@ -171,6 +183,7 @@ class Room:
             await self.store(self.hub.store.update_seat, self.code, seat_number, token_hash=token_hash,
                              name=seat_name, person=True)
             seat.token_hash, seat.name, seat.person = token_hash, seat_name, True
+            event("join", room=self.code, seat=seat_number, name=seat_name)
             self.idle_since = self.clock.time()
             if self.status == "waiting" and self.full():
                 await self.start_when_stored()
@@ -223,7 +236,7 @@ class Room:
             async with self.lock:
                 if not self.presence.held(seat):
                     return
-                log.info("room %s: seat %d away for %ss, a computer takes over", self.code, seat, grace)
+                event("away", room=self.code, seat=seat, seconds=grace, then="a computer plays the seat")
                 try:
                     await self.hand_to_bot(seat, reclaimable=self.status == "playing",
                                            why="they were away too long")
@@ -335,19 +348,79 @@ class Room:
             raise ServerError("unavailable", UNAVAILABLE, 503) from None
 
     # -- moves --------------------------------------------------------------------------------------
-    async def move(self, token: str | None, text: str, version: int) -> int:
-        """Apply the move of the token's seat; the new version. Refusals change nothing."""
+    async def move(self, token: str | None, text: str, version: int, sent: float | None = None,
+                   round_trip: float | None = None) -> int:
+        """Apply the move of the token's seat; the new version. Refusals change nothing. An answer to a race
+        waits for the race's commit window and is judged by its reaction (server/races.py): `sent` is when this
+        connection was sent the position at `version`, `round_trip` its measured round trip."""
+        if self.racing() and (text != PASS or self.judging is not None):
+            arrived = self.clock.time()
+            async with self.lock:  # what would be refused anyway is refused at once
+                seat = self.mover(token)
+                self.authority.check_turn(seat, version)
+                self.authority.move(seat, text)
+            judged = races.reaction(arrived, sent, round_trip)
+            if judged is None:  # no position was sent to it (a REST client): judged by arrival
+                judged = arrived - (self.race_opened_at if self.race_opened_at is not None else arrived)
+            answered: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            self.enter_race(judged, lambda: self.apply_move(token, text, version), answered)
+            return await answered
+        return await self.apply_move(token, text, version)
+
+    def mover(self, token: str | None) -> int:
+        seat = self.seat_of(token)
+        if seat is None:
+            raise ServerError("spectator", "spectators cannot move; join a seat to play", 403)
+        if self.seats[seat].kind == "bot":
+            raise ServerError("computer-seat", "a computer plays this seat since you were away; claim it back "
+                                               "to play", 403)
+        return seat
+
+    async def apply_move(self, token: str | None, text: str, version: int) -> int:
         async with self.lock:
-            seat = self.seat_of(token)  # checked under the lock: a seat given up cannot move any more
-            if seat is None:
-                raise ServerError("spectator", "spectators cannot move; join a seat to play", 403)
-            if self.seats[seat].kind == "bot":
-                raise ServerError("computer-seat", "a computer plays this seat since you were away; claim it back "
-                                                   "to play", 403)
+            seat = self.mover(token)  # checked under the lock: a seat given up cannot move any more
             self.authority.check_turn(seat, version)
             candidate, made = self.authority.move(seat, text)
             await self.commit_state(candidate, made)
             return self.version
+
+    # -- races judged by reaction (server/races.py) --------------------------------------------------
+    def racing(self) -> bool:
+        """Whether a race is open whose answers are judged by reaction. Its first answer other than a pass opens
+        the commit window; a pass before that goes at once, and one within it is judged with the others (so
+        that a pass whose player reacted after the winner stays out of the record, as it would by arrival)."""
+        window = self.authority.window
+        return window is not None and window.kind == "race" and self.settings.race_commit_seconds > 0
+
+    def enter_race(self, reaction: float, apply: Callable[[], Awaitable[int | None]],
+                   answered: asyncio.Future[int] | None = None) -> None:
+        """An answer to the open race, applied when its commit window closes, in the order of reactions."""
+        self.race_answers.append((reaction, next(self.race_order), apply, answered))
+        if self.judging is None:
+            self.judging = asyncio.get_running_loop().create_task(self.judge_race())
+
+    async def judge_race(self) -> None:
+        """The commit window's answers applied in the order of their reactions; answers that come while they
+        are applied are late, and follow in theirs."""
+        await self.clock.sleep(self.settings.race_commit_seconds)
+        while self.race_answers:
+            answers, self.race_answers = sorted(self.race_answers, key=lambda a: a[:2]), []
+            event("race", room=self.code, answers=len(answers),
+                  reactions=",".join(f"{a[0]:.3f}" for a in answers))
+            for _, _, apply, answered in answers:  # the first closes the race; the others are refused as late
+                try:
+                    version = await apply()
+                except ServerError as error:
+                    if answered is not None:
+                        answered.set_exception(error)
+                except Exception as error:
+                    log.exception("room %s: a race answer failed", self.code)
+                    if answered is not None:
+                        answered.set_exception(error)
+                else:
+                    if answered is not None and version is not None:
+                        answered.set_result(version)
+        self.judging = None
 
     async def commit_state(self, candidate: State, made: Made, room_values: dict[str, Any] | None = None) -> None:
         """Play the chance outcomes that follow, store every new move with the room's new status and window in
@@ -382,7 +455,10 @@ class Room:
             raise ServerError("busy", "this room has just moved to another worker; try again in a moment", 503)
 
     def adopt(self, change: Change) -> None:
+        before = self.authority.window
         self.authority.adopt(change, self.clock.time())
+        if self.authority.window is not before:
+            self.race_opened_at = self.clock.time() if self.racing() else None
         self.changed()
 
     def restore(self, moves: list[tuple[int, str]], window_opened_at: int | None, window_closes_at: Any) -> None:
@@ -447,8 +523,7 @@ class Room:
             if self.status != "waiting" or self.connections or self.hub.rooms.get(self.code) is not self:
                 return
             await self.store(self.hub.store.delete_room, self.code)
-            log.info("room %s: waited with nobody connected for %ss, deleted", self.code,
-                     self.settings.waiting_room_seconds)
+            event("expired", room=self.code, seconds=self.settings.waiting_room_seconds)
             del self.hub.rooms[self.code]
             self.close()
         await self.hub.let_go(self.code)
@@ -484,9 +559,23 @@ class Room:
             action: Any = await thinkers.act(agent, self.state, player, seed, priority)
         else:
             action = await asyncio.to_thread(agent.act, SeatView(self.state, player), random.Random(seed))
+        if self.racing() and (str(action) != PASS or self.judging is not None):  # judged by its reaction
+            version = self.version
+            # its reaction is the delay the referee gave it (its answer may be made a little after it was due)
+            due = self.referee.due.get(player, self.clock.time())
+            reaction = due - (self.race_opened_at if self.race_opened_at is not None else due)
+            self.enter_race(reaction, lambda: self.bot_race_answer(player, action, version))
+            return
         candidate = self.state.clone()
         candidate.apply_action(action, player=player)
         await self.commit_state(candidate, [(self.version, player, str(action))])
+
+    async def bot_race_answer(self, player: int, action: Any, version: int) -> None:
+        async with self.lock:
+            if self.status == "playing" and self.version == version and player in self.state.players_to_act():
+                candidate = self.state.clone()
+                candidate.apply_action(action, player=player)
+                await self.commit_state(candidate, [(self.version, player, str(action))])
 
     async def close_window(self) -> None:
         """Time is up: every listed player who may pass, passes; a choice without `pass` stays open."""
@@ -499,4 +588,11 @@ class Room:
         for timer in self.timers:
             timer.cancel()
         self.timers = []
+        if self.judging is not None:
+            self.judging.cancel()
+        for _, _, _, answered in self.race_answers:
+            if answered is not None and not answered.done():
+                answered.set_exception(ServerError("busy", "this room has just moved to another worker; try again "
+                                                           "in a moment", 503))
+        self.race_answers = []
         self.presence.close()

@@ -28,9 +28,12 @@ class Settings:
     games_kept: int = 16  # configured games held for new rooms, the least recently used dropped first
     waiting_rooms_per_address: int = 20  # rooms one address may have waiting for players at once
     max_waiting_rooms: int = 1000  # rooms waiting for players on the whole server
+    bot_rooms_per_address: int = 4  # rooms of bots only one address may have playing at once
+    max_bot_rooms: int = 50  # rooms of bots only playing on the whole server
     waiting_room_seconds: float = 900.0  # a waiting room with nobody connected is deleted after this long
     bot_processes: int = 1  # processes search bots think in; at most this many searches at once (0: threads)
     cluster: bool = False  # one of several workers on one PostgreSQL database (server/cluster.py)
+    race_commit_seconds: float = 0.15  # a race's answers within this of its first are judged by reaction (races.py)
     clock: Clock = field(default_factory=WallClock)  # what the rooms' timers keep (server/clock.py)
     # each new room's seed: its deal, its chance and its bots' generators (core/referee.py); never a client's to
     # know or guess (tests give their own, to compare a room's game with the same game at another table)

@@ -22,10 +22,20 @@ from typing import Any
 from bestiary.agents import Agent, SeatView
 from bestiary.agents.search import SearchAgent
 from bestiary.core.api import Game, State
+from bestiary.server.workers import die_with_parent
 
 PEOPLE_FIRST, BOTS_ONLY = 0, 1  # priorities: a room where a person plays, a room of bots only
 GAMES_PER_PROCESS = 8
 SEARCH_NICENESS = 10  # how much lower the pool's processes run than the server's
+
+
+def start_thinker() -> None:
+    """A pool process's start: niced, so that where the cores are few the server's own process (people's moves)
+    goes first, and ended with its parent (the pool's forkserver, which ends with the server)."""
+    from bestiary.server import forkserver_preload  # imported already, in the forkserver this process forked from
+
+    die_with_parent(parent=forkserver_preload.FORKSERVER)
+    os.nice(SEARCH_NICENESS)
 
 
 def searches(agent: Agent) -> bool:
@@ -76,10 +86,10 @@ class Thinkers:
         await self.slots.acquire(priority)
         try:
             if self.pool is None:
-                # forkserver: a worker does not inherit the server's threads and sockets, as a fork would; niced,
-                # so that where the cores are few the server's own process (people's moves) goes first
-                self.pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("forkserver"),
-                                                initializer=os.nice, initargs=(SEARCH_NICENESS,))
+                # forkserver: a worker does not inherit the server's threads and sockets, as a fork would
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(["bestiary.server.forkserver_preload"])
+                self.pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=start_thinker)
             game = state.game
             return await asyncio.get_running_loop().run_in_executor(
                 self.pool, think, type(game), game.options_dict(), state.to_json(), player, agent, seed)
@@ -87,8 +97,12 @@ class Thinkers:
             self.slots.release()
 
     def close(self) -> None:
+        """Ends the pool now: a search still thinking is stopped, not waited for (its room resumes on a start)."""
         if self.pool is not None:
+            processes = list((self.pool._processes or {}).values())  # no public way to stop a running call
             self.pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.kill()
 
 
 _games: OrderedDict[str, Game] = OrderedDict()  # in a pool process: the games it has built, most recent last

@@ -6,6 +6,8 @@ Each worker is `bestiary serve --cluster` with the same options, on PORT+1 to PO
 
 from __future__ import annotations
 
+import ctypes
+import os
 import signal
 import subprocess
 import sys
@@ -13,6 +15,7 @@ import time
 from types import FrameType
 
 RESTART_SECONDS = 1.0
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 BESTIARY = [sys.executable, "-c", "from bestiary.cli.main import app; app()"]  # the CLI, whatever its install
 
 
@@ -31,12 +34,32 @@ def worker_arguments(argv: list[str], port: int) -> list[str]:
     return [*out, "--port", str(port), "--cluster"]
 
 
+def die_with_parent(sig: int = signal.SIGKILL, parent: int | None = None) -> None:
+    """This process gets `sig` when its parent ends, however it ends (a SIGKILL included), so that no worker
+    or search outlives the server that started it. Linux only; elsewhere nothing happens. With `parent`, the
+    parent's pid, a parent that died before the request took effect is noticed too."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if parent is not None and os.getppid() != parent:
+        os.kill(os.getpid(), sig)
+
+
+def start_worker(command: list[str], argv: list[str], port: int) -> subprocess.Popen[bytes]:
+    """One worker, sent SIGTERM (a clean stop) if this process dies without stopping it."""
+    supervisor = os.getpid()
+    return subprocess.Popen([*command, *worker_arguments(argv, port)],
+                            preexec_fn=lambda: die_with_parent(signal.SIGTERM, supervisor))
+
+
 def run_workers(count: int, port: int) -> int:
     """Runs the workers until this process is stopped (SIGTERM, SIGINT); restarts any that exits."""
     argv = sys.argv[1:]
     command = BESTIARY
     ports = [port + 1 + i for i in range(count)]
-    processes = {p: subprocess.Popen([*command, *worker_arguments(argv, p)]) for p in ports}
+    processes = {p: start_worker(command, argv, p) for p in ports}
     stopping = False
 
     def stop(_signal: int, _frame: FrameType | None) -> None:
@@ -54,7 +77,7 @@ def run_workers(count: int, port: int) -> int:
                 print(f"Bestiary: the worker on {worker_port} exited ({process.returncode}); starting it again",
                       flush=True)
                 time.sleep(RESTART_SECONDS)
-                processes[worker_port] = subprocess.Popen([*command, *worker_arguments(argv, worker_port)])
+                processes[worker_port] = start_worker(command, argv, worker_port)
     for process in processes.values():
         process.terminate()
     for process in processes.values():
