@@ -52,3 +52,18 @@ def test_critter_corrals_carry_their_gain():
     corrals = [e for e in events_of("critter-capture", 5) if e.kind == "corral"]
     assert corrals and all(e.data["gain"] == len(e.data["cards"]) for e in corrals)
 
+
+
+def test_each_card_game_says_what_chance_dealt_and_drew_each_seat():
+    """Every card a seat is dealt or draws is logged with the seat and its exposure (Crit's deals none)."""
+    for name, dealt in (("critter-capture", False), ("cube-creatures", True), ("creatures-of-lungo", True)):
+        log = events_of(name, 6)
+        given = [e for e in log if e.data.get("exposure") in ("dealt", "drawn")]
+        assert given and all(e.data["player"] in (0, 1) for e in given), name
+        assert any(e.data["exposure"] == "drawn" for e in given), name
+        assert any(e.data["exposure"] == "dealt" for e in given) == dealt, name
+    cube = load_game("cube-creatures", players=2)
+    deals = [e for e in events_of("cube-creatures", 6) if e.kind == "deal-private"]
+    assert [e.audience for e in deals] == [(0,), (1,)]
+    assert all(len(e.data["cards"]) == cube.hand_size for e in deals)
+    assert not any(e.data.get("exposure") for e in events_of("crits-creatures", 6))

@@ -94,7 +94,7 @@ def test_card_sweep_reports_the_swept_card():
     parameter = Parameter("card.brook-trout.commonness", (1, 10))
     points = run_sweep(critter_spec(players=2, agents=("heuristic",)), parameter, 12)
     assert [p.card_effect.card for p in points] == ["brook-trout", "brook-trout"]
-    assert "swept card: holder's win rate minus others' (same agent and seat)" in sweep_markdown(parameter, points)
+    assert "swept card: win rate change, drawn a copy (same agent and seat)" in sweep_markdown(parameter, points)
 
 
 def test_metric_text():

@@ -5,6 +5,9 @@ Every game logs `Event`s with a kind and a data mapping. The listeners here read
 - `data["scores"]` (one number per seat) is a running or final score, and `data["gain"]` (a number) is what
   the event adds to its seat's score or scoring pile (cards corralled, creatures defeated into a victory pile);
   event kinds carrying either are the score itself, so their cards say nothing about a card's strength;
+- `data["exposure"]` marks what chance gave the seat rather than what it chose: `"dealt"` (the opening hand)
+  or `"drawn"` (a card taken from a shuffled deck or pile); the analysis's headline card effects read these;
+- copies of one card carry ids `<card>#2`, `<card>#3`, ...: they are one card to the analysis;
 - any other short text value (a die face, an ability, an announced attribute) is tallied by kind and field.
 No listener knows a particular game, so a new game is analysed as soon as it logs its events.
 """
@@ -18,7 +21,8 @@ from typing import Any, Protocol
 from bestiary.core.api import Event
 
 NO_PLAYER = ""  # the key for card events that name no seat
-TALLY_SKIP = frozenset({"player", "card", "cards", "scores", "winners", "gain"})
+TALLY_SKIP = frozenset({"player", "card", "cards", "scores", "winners", "gain", "exposure"})
+EXPOSURES = ("dealt", "drawn")  # what chance may give a seat, in the order a game gives them
 TALLY_MAX_LENGTH = 40  # longer text values are prose, not categories
 
 
@@ -40,14 +44,21 @@ def feed(events: Iterable[Event], listeners: Iterable[EventListener]) -> dict[st
     return merged
 
 
+def base_card(card_id: str) -> str:
+    """The card a copy is of: `power-fish#2` -> `power-fish`."""
+    card, sep, copy = card_id.rpartition("#")
+    return card if sep and card and copy.isdigit() else card_id
+
+
 def cards_of(event: Event) -> list[str]:
+    """The cards an event names, copies named as their card."""
     cards: list[str] = []
     single = event.data.get("card")
     if isinstance(single, str):
-        cards.append(single)
+        cards.append(base_card(single))
     several = event.data.get("cards")
     if isinstance(several, list | tuple):
-        cards.extend(c for c in several if isinstance(c, str))
+        cards.extend(base_card(c) for c in several if isinstance(c, str))
     return cards
 
 
@@ -80,6 +91,32 @@ class CardEvents:
 
     def summary(self) -> dict[str, Any]:
         return {"card_events": {kind: dict(seats) for kind, seats in self.by_kind.items()}}
+
+
+class Exposures:
+    """What chance gave each seat, by exposure: {"dealt" | "drawn": {seat: [card ids, one per copy]}}, and
+    the event kinds that carried an exposure (their card tables would repeat these as associations)."""
+
+    def __init__(self) -> None:
+        self.by_exposure: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        self.kinds: set[str] = set()
+
+    def on_event(self, event: Event) -> None:
+        exposure = event.data.get("exposure")
+        player = player_of(event)
+        if exposure not in EXPOSURES or player is None:
+            return
+        cards = cards_of(event)
+        if cards:
+            self.by_exposure[str(exposure)][str(player)].extend(cards)
+            self.kinds.add(event.kind)
+            role = event.data.get("role")
+            if isinstance(role, str):
+                self.kinds.add(f"{event.kind}:{role}")
+
+    def summary(self) -> dict[str, Any]:
+        return {"exposures": {exposure: dict(seats) for exposure, seats in self.by_exposure.items()},
+                "exposure_kinds": sorted(self.kinds)}
 
 
 class LeadTracker:
@@ -144,4 +181,4 @@ class EventTallies:
 
 
 def standard_listeners() -> list[EventListener]:
-    return [CardEvents(), LeadTracker(), EventTallies()]
+    return [CardEvents(), Exposures(), LeadTracker(), EventTallies()]

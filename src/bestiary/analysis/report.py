@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bestiary.analysis.results import ResultsError
 from bestiary.analysis.stats import Rate, mean_interval
-from bestiary.analysis.summary import AGENT_GAP_WARNING, SIGNIFICANCE, CardEffect, GroupSummary
+from bestiary.analysis.summary import AGENT_GAP_WARNING, CardEffect, GroupSummary
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -75,6 +75,7 @@ class Report:
             lines += ["", f"## {group.players} players: {group.games} games", ""]
             lines += [*self._seat_lines(group), "", *self._agent_lines(group), "", *self._length_lines(group),
                       "", *self._decision_lines(group)]
+            lines += ["", *self._exposure_lines(group)]
             for kind in self.kinds_for(group):
                 lines += ["", *self._card_lines(group, kind)]
             lines += self._value_lines(group)
@@ -134,34 +135,62 @@ class Report:
                          f"{NOT_MEASURED if seconds is None else f'{seconds * 1000:.2f} ms'} |")
         return [*lines, "", f"What this says: {decision_says(group)}"]
 
+    def _exposure_lines(self, group: GroupSummary) -> list[str]:
+        exposure = group.headline_exposure()
+        if exposure is None:
+            return ["### Cards by what chance gave a seat", "",
+                    f"{NOT_MEASURED}: these games deal and draw no cards (what a seat has, it chose), so only "
+                    "associations can be shown."]
+        effects = group.exposure_effects(exposure)
+        lines = [f"### Cards by what chance gave a seat: {exposure}", "",
+                 f"Each effect is the change in a seat's win rate for each copy of the card it was {exposure} "
+                 "above (or below) its expected number, in place of an average card, with agent and turn "
+                 "position held equal. Chance alone decides which cards a seat is given, so neither its "
+                 "strategy nor the length of its game (a seat that is behind draws more) can move these "
+                 f"figures. Intervals hold for all {len(effects)} cards at once (95 %, Bonferroni), so on a deck "
+                 f"whose cards made no difference fewer than one table in twenty would flag any card. "
+                 f"{sum(e.flagged for e in effects)} of {len(effects)} cards are flagged (*)."]
+        if group.agent_gap() > AGENT_GAP_WARNING:
+            lines += ["", f"The agents' win rates differ by {group.agent_gap():.0%}: the effects hold for this mix "
+                      "of agents; a card may matter more or less to a stronger player."]
+        return [*lines, "", *self._effect_table(effects), "", f"What this says: {card_says(group, effects)}"]
+
     def _card_lines(self, group: GroupSummary, kind: str) -> list[str]:
         effects = group.card_effects(kind)
-        flagged = [e for e in effects if e.significant]
-        lines = [f"### Cards by win contribution: '{kind}' events", ""]
+        lines = [f"### Associations: cards in '{kind}' events (what a seat chose)", ""]
         if kind in group.score_kinds:
             lines += [f"**Warning: '{kind}' events are the score itself** (they add to a seat's score or scoring "
                       "pile), so the seats that have many of them win by definition: these differences measure the "
                       "scoring, not the cards.", ""]
         lines += [f"Each difference compares the seats whose '{kind}' events named the card against the seats "
-                  "of the same agent in the same turn position whose events did not (games of this run; "
-                  "Mantel-Haenszel over agent and position, 95 % CI). "
-                  f"{len(flagged)} of {len(effects)} cards differ significantly (Benjamini-Hochberg, false discovery "
-                  f"rate {SIGNIFICANCE:.0%})" + (f"; {group.uncomparable_cards(kind)} cannot be compared (every such "
-                                                  "seat had them, or none)" if group.uncomparable_cards(kind) else "")
-                  + "."]
+                  "of the same agent in the same turn position whose events did not (Mantel-Haenszel over agent "
+                  "and position). **These are associations, not effects**: a seat chooses these cards, and what "
+                  "it chooses depends on how its game is going (a seat that is behind may play more creatures). "
+                  f"Intervals hold for all {len(effects)} cards at once (95 %, Bonferroni); "
+                  f"{sum(e.flagged for e in effects)} of {len(effects)} are flagged (*)"
+                  + (f"; {group.uncomparable_cards(kind)} cannot be compared (every such seat had them, or none)"
+                     if group.uncomparable_cards(kind) else "") + "."]
         if group.agent_gap() > AGENT_GAP_WARNING:
             lines += ["", f"**Warning: the agents' win rates differ by {group.agent_gap():.0%}.** A card is compared "
                       "within each agent, but what a strong agent chooses to play still marks the games it wins: "
-                      "read these effects with care, or simulate with one agent (`--agents heuristic`)."]
-        lines += ["", "| card | seats with | win rate with | without | difference [95 % CI] | q |",
-                  "|---|---|---|---|---|---|"]
-        shown = effects if len(effects) <= 2 * CARDS_LISTED else effects[:CARDS_LISTED] + effects[-CARDS_LISTED:]
+                      "read these with care, or simulate with one agent (`--agents heuristic`)."]
+        return [*lines, "", *self._effect_table(effects), "", f"What this says: {card_says(group, effects, kind)}"]
+
+    @staticmethod
+    def _effect_table(effects: Sequence[CardEffect]) -> list[str]:
+        lines = ["| card | seats with | win rate with | without | effect [95 % CI, all cards at once] |",
+                 "|---|---|---|---|---|"]
+        shown = [e for rank, e in enumerate(effects)
+                 if e.flagged or rank < CARDS_LISTED or rank >= len(effects) - CARDS_LISTED]
         for effect in shown:
-            mark = " *" if effect.significant else ""
-            lines.append(f"| {effect.card}{mark} | {effect.with_card.games} | {effect.with_card} | "
-                         f"{effect.without.rate:.1%} | {effect.difference:+.1%} [{effect.low:+.1%}, "
-                         f"{effect.high:+.1%}] | {_q(effect.q_value)} |")
-        return [*lines, "", f"What this says: {card_says(group, kind)}"]
+            mark = " *" if effect.flagged else ""
+            without = f"{effect.without.rate:.1%}" if effect.without.games else NOT_MEASURED
+            lines.append(f"| {effect.card}{mark} | {effect.with_card.games} | {effect.with_card} | {without} | "
+                         f"{effect.difference:+.1%} [{effect.low:+.1%}, {effect.high:+.1%}] |")
+        if len(shown) < len(effects):
+            lines.append(f"| ({len(effects) - len(shown)} more within chance: every card is in "
+                         "`bestiary report --json`) | | | | |")
+        return lines
 
     def _value_lines(self, group: GroupSummary) -> list[str]:
         lines = []
@@ -195,11 +224,19 @@ class Report:
             figures["decisions"] = (decision_figure(groups), "Legal actions at each decision, by agent (left), and "
                                     "the share of forced moves (right).", decision_says(first))
         for group in groups.values():
+            exposure = group.headline_exposure()
+            if exposure is not None:
+                effects = group.exposure_effects(exposure)
+                stem = f"cards-{exposure.replace(' ', '-')}-{group.players}p"
+                figures[stem] = (card_figure(group, effects), f"Effect of each card {exposure} at {group.players} "
+                                 "players (same agent and seat), with intervals that hold for all cards at once.",
+                                 card_says(group, effects))
             for kind in self.kinds_for(group):
+                effects = group.card_effects(kind)
                 stem = f"cards-{kind.replace(':', '-')}-{group.players}p"
-                figures[stem] = (card_figure(group, kind), f"Controlled effect of each card in '{kind}' events "
-                                 f"at {group.players} players (same agent and seat), with 95 % intervals.",
-                                 card_says(group, kind))
+                figures[stem] = (card_figure(group, effects), f"Association of each card in '{kind}' events "
+                                 f"with winning at {group.players} players (same agent and seat): chosen cards, "
+                                 "not effects.", card_says(group, effects, kind))
         if self.skill is not None:
             figures["skill"] = (self.skill.figure(), self.skill.caption(), self.skill.says())
         return figures
@@ -298,17 +335,32 @@ def decision_says(group: GroupSummary) -> str:
     return f"At {group.players} players " + "; ".join(parts) + "."
 
 
-def card_says(group: GroupSummary, kind: str) -> str:
-    effects = group.card_effects(kind)
+def card_says(group: GroupSummary, effects: Sequence[CardEffect], kind: str | None = None) -> str:
+    """The flagged cards, strongest and weakest; no card is called strongest on a figure within chance."""
+    table = f"cards {effects[0].exposure}" if effects and effects[0].random else f"'{kind}' events"
     if not effects:
-        return f"No card of the '{kind}' events can be compared at {group.players} players."
-    flagged = [e for e in effects if e.significant]
-    strongest, weakest = effects[0], effects[-1]
-    text = (f"{len(flagged)} of {len(effects)} cards differ beyond chance once agent and seat are held equal; "
-            f"the strongest, {strongest.card}, adds {points(strongest.difference)} "
-            f"{interval_text(strongest.low, strongest.high)}, the weakest, {weakest.card}, "
-            f"{points(weakest.difference)} {interval_text(weakest.low, weakest.high)}.")
-    if kind in group.score_kinds:
+        return f"No card of the {table} can be compared at {group.players} players."
+    flagged = [e for e in effects if e.flagged]
+    verb = "changes its holder's win rate" if effects[0].random else "goes with a different win rate"
+    if not flagged:
+        text = (f"No card of {len(effects)} {verb} beyond chance at {group.players} players "
+                f"({group.games} games); the largest figure, {effects[0].card} at {points(effects[0].difference)}, "
+                "is within its interval of zero.")
+    else:
+        up = [e for e in flagged if e.difference > 0]
+        down = [e for e in flagged if e.difference < 0]
+        parts = []
+        if up:
+            parts.append(f"{up[0].card} adds {points(up[0].difference)} {interval_text(up[0].low, up[0].high)}"
+                         + (f" (and {len(up) - 1} more)" if len(up) > 1 else ""))
+        if down:
+            parts.append(f"{down[-1].card} costs {points(-down[-1].difference)} "
+                         f"{interval_text(down[-1].low, down[-1].high)}"
+                         + (f" (and {len(down) - 1} more)" if len(down) > 1 else ""))
+        text = f"{len(flagged)} of {len(effects)} cards {verb} beyond chance: " + "; ".join(parts) + "."
+    if not effects[0].random:
+        text += " These seats chose their cards: an association, not the card's effect."
+    if kind is not None and kind in group.score_kinds:
         text += f" '{kind}' is the score itself, so this is no measure of the cards."
     return text
 
@@ -332,10 +384,6 @@ def html_page(title: str, markdown_text: str, pngs: dict[str, bytes],
 STYLE = ("body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}"
          "table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .6rem}"
          "th{background:#f3f3f3}figure{margin:1.5rem 0}img{max-width:100%}figcaption{color:#666}")
-
-
-def _q(value: float) -> str:
-    return f"{value:.2g}" if value >= 1e-12 else "< 1e-12"  # below that the normal tail is only rounding
 
 
 def _ordered(counts: dict[str, int]) -> list[tuple[str, int]]:
@@ -498,14 +546,16 @@ def agent_figure(groups: dict[int, GroupSummary]) -> Figure:
     return figure
 
 
-def card_figure(group: GroupSummary, kind: str) -> Figure:
-    effects: list[CardEffect] = list(reversed(group.card_effects(kind)))  # strongest at the top
+def card_figure(group: GroupSummary, ranked: Sequence[CardEffect]) -> Figure:
+    effects: list[CardEffect] = list(reversed(ranked))  # strongest at the top
+    what = (f"cards {effects[0].exposure}" if effects and effects[0].random
+            else f"cards in '{effects[0].exposure}' events (an association)" if effects else "cards")
     figure = new_figure(figsize=(7.5, 0.22 * len(effects) + 1.6))
     ax = figure.subplots()
     rows = range(len(effects))
 
     def colour(effect: CardEffect) -> str:
-        return ("#c0392b" if effect.difference > 0 else "#2471a3") if effect.significant else "#7f8c8d"
+        return ("#c0392b" if effect.difference > 0 else "#2471a3") if effect.flagged else "#7f8c8d"
 
     for shade in ("#c0392b", "#2471a3", "#7f8c8d"):  # one call per colour: far faster than one per card
         chosen = [(row, e) for row, e in zip(rows, effects, strict=True) if colour(e) == shade]
@@ -517,9 +567,9 @@ def card_figure(group: GroupSummary, kind: str) -> Figure:
     ax.set_yticks(list(rows), [f"{e.card} (n={e.with_card.games})" for e in effects], fontsize=7)
     ax.set_ylim(-1, len(effects))
     ax.xaxis.set_major_formatter(lambda x, _: f"{x * 100:+.0f} pts")
-    ax.set_xlabel(f"win rate with the card in a '{kind}' event minus without,\nsame agent and seat (95 % CI)")
-    ax.set_title(f"Card effect, {group.players} players: red helps its holder, blue hurts, grey is within chance\n"
-                 f"(significance after Benjamini-Hochberg correction, false discovery rate {SIGNIFICANCE:.0%})",
+    ax.set_xlabel(f"change in win rate, {what}; same agent and seat\n"
+                  f"(intervals hold for all {len(effects)} cards at once, 95 %)")
+    ax.set_title(f"Cards, {group.players} players: red helps its holder, blue hurts, grey is within chance",
                  fontsize=10)
     return figure
 

@@ -266,8 +266,9 @@ class SweepPoint:
                 [float(a - b) for a, b in zip(summary.lengths, base.lengths, strict=True)], signed=True)
         if self.card_effect is not None:
             effect = self.card_effect
-            out["swept card: holder's win rate minus others' (same agent and seat)"] = Metric(
-                effect.difference, True, effect.low, effect.high, signed=True)
+            what = f"{effect.exposure} a copy" if effect.random else f"in '{effect.exposure}' events, an association"
+            out[f"swept card: win rate change, {what} (same agent and seat)"] = Metric(
+                effect.difference, True, effect.effect.low, effect.effect.high, signed=True)
         return out
 
 
@@ -293,7 +294,8 @@ def run_sweep(base: SimulationSpec, parameters: Parameter | Sequence[Parameter],
         effect = None
         if card is not None:
             kinds = summary.card_kinds()
-            effect = next((e for e in summary.card_effects(kinds[0]) if e.card == card[0]), None) if kinds else None
+            effects = summary.headline_effects() or (summary.card_effects(kinds[0]) if kinds else [])
+            effect = next((e for e in effects if e.card == card[0]), None)
         points.append(SweepPoint(setting, summary, effect, points[0].summary if points else None))
     return points
 

@@ -46,7 +46,7 @@ def chose_for_scoring(player: int, attribute: int) -> Event:
 
 def flipped(game: CritterCapture, player: int, card: int, role: str) -> Event:
     return Event("flip", f"{seat(player)} flips {game.descriptions[card]} as the {role} card.", None,
-                 {"player": player, "card": game.instance_ids[card], "role": role})
+                 {"player": player, "card": game.instance_ids[card], "role": role, "exposure": "drawn"})
 
 
 def ability_took_effect(game: CritterCapture, challenger: int, card: int, active_card: int) -> Event:

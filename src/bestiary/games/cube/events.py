@@ -51,7 +51,14 @@ def drew(turn: int, player: int) -> Event:
 
 
 def drew_privately(game: CubeCreatures, player: int, card: int) -> Event:
-    return Event("draw-private", f"{seat(player)} drew {game.cards[card].name}.", (player,), {"card": game.ids[card]})
+    return Event("draw-private", f"{seat(player)} drew {game.cards[card].name}.", (player,),
+                 {"player": player, "card": game.ids[card], "exposure": "drawn"})
+
+
+def dealt_privately(game: CubeCreatures, player: int, hand: tuple[int, ...]) -> Event:
+    names = ", ".join(game.cards[card].name for card in hand)
+    return Event("deal-private", f"{seat(player)} is dealt {names}.", (player,),
+                 {"player": player, "cards": [game.ids[card] for card in hand], "exposure": "dealt"})
 
 
 def cannot_draw(turn: int, player: int) -> Event:
@@ -62,7 +69,7 @@ def cannot_draw(turn: int, player: int) -> Event:
 def refilled(game: CubeCreatures, player: int, found: int, shuffled_back: int) -> Event:
     return Event("refill", f"{seat(player)} has an empty battlefield and no creature in hand: draws until "
                  f"{game.cards[found].name} comes and shuffles {shuffled_back} other card(s) back into the deck.",
-                 None, {"player": player, "card": game.ids[found], "shuffled_back": shuffled_back})
+                 None, {"player": player, "card": game.ids[found], "shuffled_back": shuffled_back, "exposure": "drawn"})
 
 
 def knocked_out(player: int) -> Event:

@@ -42,6 +42,7 @@ def deal(state: CubeState) -> None:
         while rules.mulligan_needed(state, player) and tries < game.max_redraws:
             rules.redraw_hand(state, player)
             tries += 1
+        state._log_later(events.dealt_privately, game, player, tuple(state.hands[player]))
 
 
 def choose_first_player(state: CubeState, player: int) -> None:

@@ -29,7 +29,7 @@ def goal_dealt(player: int) -> Event:
 
 def goal_shown(game: CreaturesOfLungo, player: int, goal: int) -> Event:
     return Event("goal-private", f"Your secret goal: {game.goal_cards[goal].name}.", (player,),
-                 {"player": player, "card": game.goal_cards[goal].id})
+                 {"player": player, "card": game.goal_cards[goal].id, "exposure": "dealt"})
 
 
 def pile_refilled() -> Event:
@@ -50,8 +50,10 @@ def drew(player: int) -> Event:
     return Event("draw", f"{seat(player)} draws a card.", None, {"player": player})
 
 
-def drew_privately(game: CreaturesOfLungo, player: int, card: int) -> Event:
-    return Event("draw-private", f"You draw {game.names[card]}.", (player,), {"player": player, "card": game.ids[card]})
+def drew_privately(game: CreaturesOfLungo, player: int, card: int, exposure: str) -> Event:
+    """`exposure`: "dealt" for the opening hand, "drawn" afterwards (for the analysis's card effects)."""
+    return Event("draw-private", f"You draw {game.names[card]}.", (player,),
+                 {"player": player, "card": game.ids[card], "exposure": exposure})
 
 
 def stole(player: int, victim: int) -> Event:

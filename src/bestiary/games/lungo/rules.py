@@ -96,7 +96,7 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
         return
     state.hands[player].append(card)
     state._log_later(events.drew, player)
-    state._log_later(events.drew_privately, game, player, card)
+    state._log_later(events.drew_privately, game, player, card, "dealt" if job == DEAL else "drawn")
 
 
 def apply_draw(state: LungoState, card: int) -> None:
