@@ -44,7 +44,7 @@ def test_event_tallies_count_kinds_and_short_values():
 def test_standard_listeners_merge_their_summaries():
     summary = feed([event("corral", player=0, cards=["a"])], standard_listeners())
     assert set(summary) == {"card_events", "exposures", "exposure_kinds", "lead_changes", "score_kinds",
-                            "event_counts", "event_values"}
+                            "event_counts", "event_values", "turns", "rounds", "ending", "factions"}
 
 
 def test_exposures_record_what_chance_gave_each_seat_copies_as_one_card():

@@ -25,7 +25,7 @@ def test_seat_agent_and_card_statistics_by_hand():
     assert [r.wins for r in group.position_rates()] == [2.5, 0.5]
     # agent "a" sits in the winning seat of games 1 and 2 and shares game 3
     assert {agent: rate.wins for agent, rate in group.agent_rates().items()} == {"a": 2.5, "b": 0.5}
-    assert group.shared_wins == 1
+    assert group.shared_wins == 0 and group.draws == 1  # both seats of two won: a draw, not a shared win
     assert group.length_stats()["mean"] == pytest.approx(34 / 3)
     assert group.margins == [0.5]
     effects = {e.card: e for e in group.card_effects("play")}
@@ -115,7 +115,8 @@ def test_markdown_summary(report_files):
     assert "### Cards by what chance gave a seat: drawn" in text
     assert "### Associations: cards in 'flip' events" not in text  # flips are the draws themselves
     assert "### Associations: cards in 'ability' events (what a seat chose)" in text
-    assert "Game length (player decisions, all seats together)" in text
+    assert "Game length, as the rule book counts it: 48.0 turns [48.0, 48.0], 12.0 rounds [12.0, 12.0]." in text
+    assert "Finishing places by seat in turn order" in text and "| 1 | " in text
 
 
 def test_html_report_embeds_its_plots(report_files, tmp_path):

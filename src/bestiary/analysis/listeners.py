@@ -6,7 +6,11 @@ Every game logs `Event`s with a kind and a data mapping. The listeners here read
   the event adds to its seat's score or scoring pile (cards corralled, creatures defeated into a victory pile);
   event kinds carrying either are the score itself, so their cards say nothing about a card's strength;
 - `data["exposure"]` marks what chance gave the seat rather than what it chose: `"dealt"` (the opening hand)
-  or `"drawn"` (a card taken from a shuffled deck or pile); the analysis's headline card effects read these;
+  or `"drawn"` (a card taken from a shuffled deck or pile), which the headline card effects read together,
+  or the name of a pile of its own (Lungo's secret `"goal"`), measured apart;
+- a turn starts with an event of kind "turn" or one whose `data["turn"]` is the turn's number (from 1), a
+  round with one whose `data["round"]` is the round's number; `data["ending"]` says how the game ended
+  ("turn limit" where the limit ended it), `data["faction"]` the army or faction a seat plays;
 - copies of one card carry ids `<card>#2`, `<card>#3`, ...: they are one card to the analysis;
 - any other short text value (a die face, an ability, an announced attribute) is tallied by kind and field.
 No listener knows a particular game, so a new game is analysed as soon as it logs its events.
@@ -21,8 +25,9 @@ from typing import Any, Protocol
 from bestiary.core.api import Event
 
 NO_PLAYER = ""  # the key for card events that name no seat
-TALLY_SKIP = frozenset({"player", "card", "cards", "scores", "winners", "gain", "exposure"})
-EXPOSURES = ("dealt", "drawn")  # what chance may give a seat, in the order a game gives them
+TALLY_SKIP = frozenset({"player", "card", "cards", "scores", "winners", "gain", "exposure", "turn", "round",
+                        "ending", "faction"})
+EXPOSURES = ("dealt", "drawn")  # the cards chance puts in a seat's hand, in the order a game gives them
 TALLY_MAX_LENGTH = 40  # longer text values are prose, not categories
 
 
@@ -104,11 +109,11 @@ class Exposures:
     def on_event(self, event: Event) -> None:
         exposure = event.data.get("exposure")
         player = player_of(event)
-        if exposure not in EXPOSURES or player is None:
+        if not isinstance(exposure, str) or not exposure or player is None:
             return
         cards = cards_of(event)
         if cards:
-            self.by_exposure[str(exposure)][str(player)].extend(cards)
+            self.by_exposure[exposure][str(player)].extend(cards)
             self.kinds.add(event.kind)
             role = event.data.get("role")
             if isinstance(role, str):
@@ -180,5 +185,34 @@ class EventTallies:
                 "event_values": {field: dict(counts) for field, counts in self.values.items()}}
 
 
+class Progress:
+    """Turns and rounds as the rule books count them, how the game ended, and each seat's faction."""
+
+    def __init__(self) -> None:
+        self.turns = 0
+        self.rounds = 0
+        self.ending: str | None = None
+        self.factions: dict[str, str] = {}
+
+    def on_event(self, event: Event) -> None:
+        data = event.data
+        turn = data.get("turn")
+        if event.kind == "turn" or (isinstance(turn, int) and not isinstance(turn, bool) and turn >= 1):
+            self.turns += 1
+        number = data.get("round")
+        if isinstance(number, int) and not isinstance(number, bool) and number >= 1:
+            self.rounds += 1
+        ending = data.get("ending")
+        if isinstance(ending, str):
+            self.ending = ending
+        faction, player = data.get("faction"), player_of(event)
+        if isinstance(faction, str) and player is not None:
+            self.factions[str(player)] = faction
+
+    def summary(self) -> dict[str, Any]:
+        return {"turns": self.turns or None, "rounds": self.rounds or None, "ending": self.ending,
+                "factions": self.factions or None}
+
+
 def standard_listeners() -> list[EventListener]:
-    return [CardEvents(), Exposures(), LeadTracker(), EventTallies()]
+    return [CardEvents(), Exposures(), LeadTracker(), EventTallies(), Progress()]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bestiary.analysis.results import ResultsError
 from bestiary.analysis.stats import Rate, mean_interval
-from bestiary.analysis.summary import AGENT_GAP_WARNING, CardEffect, GroupSummary
+from bestiary.analysis.summary import AGENT_GAP_WARNING, FLAG_MIN_SEATS, CardEffect, GroupSummary
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -69,13 +69,16 @@ class Report:
             lines.append(f"- {header.get('game')} {header.get('rules_version', '')} ({options}); agents "
                          f"{', '.join(header.get('agents', []))}; seed {header.get('seed')}{labels}")
         lines.append("")
-        lines.append("Win rates count a shared win as a fraction; brackets hold 95 % intervals (Wilson for rates). "
+        lines.append("Win rates count a shared win or a draw as a fraction (1/k to each of k winners); brackets hold "
+                     "95 % intervals (Wilson for rates). "
                      f"A figure that cannot be measured shows as {NOT_MEASURED}.")
         for group in self.groups.values():
             lines += ["", f"## {group.players} players: {group.games} games", ""]
-            lines += [*self._seat_lines(group), "", *self._agent_lines(group), "", *self._length_lines(group),
-                      "", *self._decision_lines(group)]
-            lines += ["", *self._exposure_lines(group)]
+            lines += [*self._seat_lines(group), *self._rank_lines(group), *self._faction_lines(group), "",
+                      *self._agent_lines(group), "", *self._length_lines(group), "", *self._decision_lines(group)]
+            lines += ["", *self._exposure_lines(group, group.headline_exposure())]
+            for exposure in group.side_exposures():
+                lines += ["", *self._exposure_lines(group, exposure)]
             for kind in self.kinds_for(group):
                 lines += ["", *self._card_lines(group, kind)]
             lines += self._value_lines(group)
@@ -91,6 +94,36 @@ class Report:
             verdict = "above" if rate.low > fair else "below" if rate.high < fair else "within"
             lines.append(f"| {position} | {rate} | {verdict} |")
         return [*lines, "", f"What this says: {seat_says(group)}"]
+
+    def _rank_lines(self, group: GroupSummary) -> list[str]:
+        if group.players < 3:
+            return []
+        shares = group.rank_shares()
+        means = group.mean_ranks()
+        places = range(1, group.players + 1)
+        lines = ["", "Finishing places by seat in turn order (1st = best; the game's own ranking where it gives "
+                 "one, else by result; a fair seat finishes in each place equally often, mean place "
+                 f"{(group.players + 1) / 2:.1f}).", "",
+                 "| seat | mean place [95 % CI] | " + " | ".join(f"{p}{ordinal(p)}" for p in places) + " |",
+                 "|---|---|" + "---|" * group.players]
+        for position, (row, mean_rank) in enumerate(zip(shares, means, strict=True), start=1):
+            mean_text = NOT_MEASURED if mean_rank is None else (f"{mean_rank[0]:.2f} [{mean_rank[1]:.2f}, "
+                                                                f"{mean_rank[2]:.2f}]")
+            lines.append(f"| {position} | {mean_text} | " + " | ".join(f"{r.rate:.1%}" for r in row) + " |")
+        return lines
+
+    def _faction_lines(self, group: GroupSummary) -> list[str]:
+        rates = group.faction_rates()
+        if not rates:
+            return []
+        fair = 1 / group.players
+        lines = ["", "Win rate by army or faction, per seat played (a draw counts as a share of a win, 1/players, "
+                 f"as a shared win does; fair share {fair:.1%}).",
+                 "", "| faction | seats played | win rate [95 % CI] | vs fair |", "|---|---|---|---|"]
+        for name, rate in rates.items():
+            verdict = "above" if rate.low > fair else "below" if rate.high < fair else "within"
+            lines.append(f"| {name} | {rate.games} | {rate} | {verdict} |")
+        return [*lines, "", f"What this says: {faction_says(group)}"]
 
     def _agent_lines(self, group: GroupSummary) -> list[str]:
         effects = group.agent_effects()
@@ -109,10 +142,24 @@ class Report:
         drama = group.drama()
         drama_text = (f"{NOT_MEASURED}: this game's events carry no running score, so there is no lead to follow"
                       if drama is None else f"{drama[0]:.2f} [{drama[1]:.2f}, {drama[2]:.2f}] lead changes a game")
-        lines = [f"Game length (player decisions, all seats together): mean {stats['mean']:.1f} "
-                 f"({stats['mean'] / group.players:.1f} per player), median {stats['median']:g}, "
-                 f"5-95 % {stats['p5']}-{stats['p95']}, range {stats['min']}-{stats['max']}.",
-                 f"Drama: {drama_text}. Shared wins: {group.shared_wins / group.games:.1%} of games."]
+        figures = group.length_figures()
+
+        def mean_text(name: str, unit: str) -> str:
+            value = figures[name]
+            return (f"{unit}: {NOT_MEASURED}" if value is None
+                    else f"{value[0]:.1f} {unit} [{value[1]:.1f}, {value[2]:.1f}]")
+
+        rounds_note = "" if group.rounds or not group.turns else " (turns over players: one turn each a round)"
+        endings = "; ".join(f"{name} {rate}" for name, rate in group.ending_rates().items())
+        lines = [f"Game length, as the rule book counts it: {mean_text('turns', 'turns')}, "
+                 f"{mean_text('rounds', 'rounds')}{rounds_note}. The players made "
+                 f"{mean_text('decisions', 'decisions')} a game, {mean_text('forced', 'of them forced')} "
+                 "(one legal action: a pass in a window with nothing to answer, say), so decisions depend on the "
+                 "game's options and turns do not.",
+                 f"Decisions a game: median {stats['median']:g}, 5-95 % {stats['p5']}-{stats['p95']}, range "
+                 f"{stats['min']}-{stats['max']}.",
+                 f"Endings: {endings}. Shared wins (some seats, not all): {group.shared_wins / group.games:.1%} of "
+                 f"games. Drama: {drama_text}."]
         margin = mean_interval(group.margins)
         if margin is not None:
             close = sum(1 for m in group.margins if m < 0.1) / len(group.margins)
@@ -135,8 +182,7 @@ class Report:
                          f"{NOT_MEASURED if seconds is None else f'{seconds * 1000:.2f} ms'} |")
         return [*lines, "", f"What this says: {decision_says(group)}"]
 
-    def _exposure_lines(self, group: GroupSummary) -> list[str]:
-        exposure = group.headline_exposure()
+    def _exposure_lines(self, group: GroupSummary, exposure: str | None) -> list[str]:
         if exposure is None:
             return ["### Cards by what chance gave a seat", "",
                     f"{NOT_MEASURED}: these games deal and draw no cards (what a seat has, it chose), so only "
@@ -148,7 +194,8 @@ class Report:
                  "position held equal. Chance alone decides which cards a seat is given, so neither its "
                  "strategy nor the length of its game (a seat that is behind draws more) can move these "
                  f"figures. Intervals hold for all {len(effects)} cards at once (95 %, Bonferroni), so on a deck "
-                 f"whose cards made no difference fewer than one table in twenty would flag any card. "
+                 "whose cards made no difference fewer than one table in twenty would flag any card; a card "
+                 f"with fewer than {FLAG_MIN_SEATS} seats with it or without it is never flagged. "
                  f"{sum(e.flagged for e in effects)} of {len(effects)} cards are flagged (*)."]
         if group.agent_gap() > AGENT_GAP_WARNING:
             lines += ["", f"The agents' win rates differ by {group.agent_gap():.0%}: the effects hold for this mix "
@@ -203,6 +250,19 @@ class Report:
         if lines:
             lines = ["", "### Event values (die faces, abilities, choices)", "", *lines]
         return lines
+
+    # -- JSON ---------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Every figure of the report as plain data (schema in docs/balance.md, *The report as data*): the
+        first player count at the top level, any others under `other_player_counts` in the same shape."""
+        groups = list(self.groups.values())
+        provenances = {h.get("players"): provenance_of(h) for h in self.headers}
+        shaped = [{**group_json(group), "provenance": provenances.get(group.players, provenance_of(self.headers[0]))}
+                  for group in groups]
+        out: dict[str, Any] = {"format": REPORT_FORMAT, **shaped[0], "other_player_counts": shaped[1:]}
+        if self.skill is not None:
+            out["skill"] = self.skill.to_json()
+        return out
 
     # -- HTML ---------------------------------------------------------------------------------
     def figures(self) -> dict[str, tuple[Figure, str, str]]:
@@ -274,6 +334,56 @@ class Report:
         return html_page(self.title(), self.markdown(), self.pngs(), self.captions())
 
 
+REPORT_FORMAT = "bestiary-report/1"
+
+
+def provenance_of(header: dict[str, Any]) -> dict[str, Any]:
+    """The run's provenance; for files written before runs carried one, what their header says (the
+    card file's hash and Bestiary's version then unknown: None)."""
+    given = header.get("provenance")
+    if isinstance(given, dict):
+        return given
+    card_set = header.get("card_set")
+    card_set = card_set if isinstance(card_set, dict) else {}
+    return {"game": header.get("game"), "options": header.get("options"), "cards": card_set.get("path"),
+            "cards_sha256": None, "agents": header.get("agents"), "seed": header.get("seed"), "version": None}
+
+
+def _interval(value: tuple[float, float, float] | None) -> dict[str, float] | None:
+    return None if value is None else {"mean": value[0], "low": value[1], "high": value[2]}
+
+
+def _rate(rate: Rate) -> dict[str, Any]:
+    return {"rate": rate.rate if rate.games else None, "low": rate.low, "high": rate.high, "of": rate.games}
+
+
+def group_json(group: GroupSummary) -> dict[str, Any]:
+    """One player count's figures as plain data."""
+    cards = [effect.to_json() for exposure in group.exposures() for effect in group.exposure_effects(exposure)]
+    cards += [effect.to_json() for kind in group.card_kinds() for effect in group.card_effects(kind)]
+    places = group.rank_shares()
+    means = group.mean_ranks()
+    seats = [{"seat": position, **_rate(rate), "mean_place": _interval(means[position - 1]),
+              "places": [r.rate for r in places[position - 1]]}
+             for position, rate in enumerate(group.position_rates(), start=1)]
+    factions = [{"faction": name, "seats": rate.games, **_rate(rate)} for name, rate in group.faction_rates().items()]
+    figures = group.length_figures()
+    length: dict[str, Any] = {name: None if value is None else value[0] for name, value in figures.items()}
+    length["intervals"] = {name: _interval(value) for name, value in figures.items()}
+    length["rounds_counted_by"] = ("the game's rounds" if group.rounds else
+                                   "turns over players" if group.turns else None)
+    effects = group.agent_effects()
+    agents = [{"agent": agent, "seats": rate.games, **_rate(rate),
+               "versus_others": None if effects.get(agent) is None else
+               {"effect": effects[agent].value, "low": effects[agent].low, "high": effects[agent].high}}  # type: ignore[union-attr]
+              for agent, rate in group.agent_rates().items()]
+    return {"players": group.players, "games": group.games, "headline_exposure": group.headline_exposure(),
+            "cards": cards, "seats": seats, "factions": factions, "length": length,
+            "endings": {name: _rate(rate) for name, rate in group.ending_rates().items()},
+            "shared_wins": _rate(Rate.of(group.shared_wins, group.games)), "agents": agents,
+            "lead_changes": _interval(group.drama()), "winner_margin": _interval(mean_interval(group.margins))}
+
+
 # -- what the numbers say ---------------------------------------------------------------------
 def seat_says(group: GroupSummary) -> str:
     fair = 1 / group.players
@@ -305,6 +415,24 @@ def agent_says(group: GroupSummary) -> str:
     if group.agent_gap() > AGENT_GAP_WARNING:
         text += " The agents differ so much that card effects in these games are hard to read."
     return text
+
+
+def ordinal(number: int) -> str:
+    return {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
+
+
+def faction_says(group: GroupSummary) -> str:
+    rates = group.faction_rates()
+    fair = 1 / group.players
+    name, rate = max(rates.items(), key=lambda item: abs(item[1].rate - fair))
+    draws = group.ending_rates()["draw"]
+    drawn = (f" {draws.rate:.0%} of games are draws (each a share of a win to every seat), so a faction's edge "
+             "shows in fewer games than it seems." if draws.wins else "")
+    if rate.low <= fair <= rate.high:
+        return (f"No army wins beyond chance: the furthest from a fair share, {name}, wins {rate.rate:.1%} "
+                f"[{rate.low:.1%}, {rate.high:.1%}] of its seats.{drawn}")
+    return (f"{name} wins {rate.rate:.1%} [{rate.low:.1%}, {rate.high:.1%}] of its seats against a fair "
+            f"{fair:.0%}: the armies are not balanced.{drawn}")
 
 
 def length_says(group: GroupSummary) -> str:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 RESULTS_FORMAT = "bestiary-simulation/1"
 SUFFIXES = (".jsonl", ".parquet")
 NESTED = ("agents", "returns", "winners", "scores", "card_events", "event_counts", "event_values", "decisions",
-          "score_kinds", "exposures", "exposure_kinds")
+          "score_kinds", "exposures", "exposure_kinds", "factions", "ranking")
 PARQUET_BATCH = 2000
 
 Record = dict[str, Any]

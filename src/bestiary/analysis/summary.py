@@ -31,6 +31,7 @@ from bestiary.analysis.listeners import EXPOSURES, NO_PLAYER
 from bestiary.analysis.stats import Difference, Rate, controlled_difference, exposure_effect, mean_interval
 
 SIGNIFICANCE = 0.05  # the chance that any card of a table is flagged though no card makes a difference
+FLAG_MIN_SEATS = 20  # fewer seats with (or without) a card than this: its interval rests on too little to flag
 AGENT_GAP_WARNING = 0.25  # agents whose win rates differ more than this make card effects hard to read
 
 IN_HAND = "dealt or drawn"
@@ -68,8 +69,10 @@ class CardEffect:
 
     @property
     def flagged(self) -> bool:
-        """The interval, widened for the number of cards in the table, excludes zero."""
-        return self.low > 0 or self.high < 0
+        """The interval, widened for the number of cards in the table, excludes zero, from enough seats on
+        both sides for the interval to be trusted."""
+        enough = min(self.with_card.games, self.without.games) >= FLAG_MIN_SEATS
+        return enough and (self.low > 0 or self.high < 0)
 
     def to_json(self) -> dict[str, Any]:
         return {"card": self.card, "exposure": self.exposure, "random": self.random, "effect": self.difference,
@@ -153,6 +156,14 @@ class GroupSummary:
     card_counts: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     event_values: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     decisions: dict[str, AgentDecisions] = field(default_factory=lambda: defaultdict(AgentDecisions))
+    turns: list[int] = field(default_factory=list)  # games whose events count turns
+    rounds: list[int] = field(default_factory=list)  # games whose events count rounds
+    forced: list[int] = field(default_factory=list)  # decisions with one legal action, game by game
+    endings: Counter[str] = field(default_factory=Counter)  # "turn limit", "decided", ... where games say
+    draws: int = 0  # games nobody won, or all seats won together
+    faction_wins: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    faction_seats: Counter[str] = field(default_factory=Counter)
+    ranks: list[list[int]] = field(default_factory=list)  # each turn position's finishing rank, game by game
 
     def add(self, record: dict[str, Any]) -> None:
         n = self.players
@@ -161,7 +172,9 @@ class GroupSummary:
         self.games += 1
         winners = record["winners"]
         share = {p: 1 / len(winners) for p in winners}
-        if len(winners) > 1:
+        if not winners or len(winners) == n:
+            self.draws += 1
+        elif len(winners) > 1:
             self.shared_wins += 1
         first = record.get("first_player", 0)
         agents = record["agents"]
@@ -175,6 +188,20 @@ class GroupSummary:
             self.agent_seats[agent] += 1
             self.agent_wins[agent] += share.get(seat, 0.0)
         self.lengths.append(int(record["length"]))
+        if record.get("turns") is not None:
+            self.turns.append(int(record["turns"]))
+        if record.get("rounds") is not None:
+            self.rounds.append(int(record["rounds"]))
+        if record.get("decisions"):
+            self.forced.append(sum(int(seat["branching"].get("1", 0)) for seat in record["decisions"]))
+        if record.get("ending") is not None:
+            self.endings[str(record["ending"])] += 1
+        for seat_key, faction in (record.get("factions") or {}).items():
+            self.faction_seats[faction] += 1
+            self.faction_wins[faction] += share.get(int(seat_key), 0.0)
+        by_seat = finishing_ranks(record.get("ranking"), record.get("scores"),
+                                  record.get("returns") or [share.get(seat, 0.0) for seat in range(n)], n)
+        self.ranks.append([by_seat[(first + position) % n] for position in range(n)])
         if record.get("lead_changes") is not None:
             self.lead_changes.append(int(record["lead_changes"]))
         self.score_kinds.update(record.get("score_kinds", ()))
@@ -239,6 +266,34 @@ class GroupSummary:
                           if len(self.agent_seats) > 1 else None)
         return out
 
+    def faction_rates(self) -> dict[str, Rate]:
+        """Win rate by army or faction (where the games name one for each seat), per seat played."""
+        return {name: Rate.of(self.faction_wins[name], seats) for name, seats in sorted(self.faction_seats.items())}
+
+    def rank_shares(self) -> list[list[Rate]]:
+        """For each turn position, the share of games it finished in each place (1st, 2nd, ...)."""
+        return [[Rate.of(sum(1 for game in self.ranks if game[position] == place), len(self.ranks))
+                 for place in range(1, self.players + 1)] for position in range(self.players)]
+
+    def mean_ranks(self) -> list[tuple[float, float, float] | None]:
+        return [mean_interval([float(game[position]) for game in self.ranks]) for position in range(self.players)]
+
+    def length_figures(self) -> dict[str, tuple[float, float, float] | None]:
+        """Mean turns, rounds, decisions and forced decisions a game, with intervals; None where the games'
+        events do not count them. Rounds where a game logs none are its turns over its players (one turn
+        each a round), so they are left None only where turns are unknown too."""
+        rounds = ([float(r) for r in self.rounds] if self.rounds
+                  else [t / self.players for t in self.turns])
+        return {"turns": mean_interval([float(t) for t in self.turns]), "rounds": mean_interval(rounds),
+                "decisions": mean_interval([float(n) for n in self.lengths]),
+                "forced": mean_interval([float(n) for n in self.forced])}
+
+    def ending_rates(self) -> dict[str, Rate]:
+        """How games ended: every ending the games name, and draws (nobody won, or everyone)."""
+        out = {ending: Rate.of(count, self.games) for ending, count in sorted(self.endings.items())}
+        out["draw"] = Rate.of(self.draws, self.games)
+        return out
+
     def drama(self) -> tuple[float, float, float] | None:
         """Mean lead changes a game with its interval; None where no game's events move a score."""
         return mean_interval([float(c) for c in self.lead_changes])
@@ -273,10 +328,13 @@ class GroupSummary:
         return sorted(effects, key=lambda e: -e.difference)
 
     def exposures(self) -> list[str]:
-        """The random exposures these games record: "dealt", "drawn", and "dealt or drawn" where both are
-        (every card chance put in a seat's hand, as 17lands' "games in hand" for Magic: the headline)."""
+        """The random exposures these games record: "dealt", "drawn", "dealt or drawn" where both are
+        (every card chance put in a seat's hand, as 17lands' "games in hand" for Magic: the headline), then
+        any pile of its own (Lungo's goals)."""
         found = [exposure for exposure in EXPOSURES if self.exposure_totals.get(exposure)]
-        return [*found, IN_HAND] if len(found) > 1 else found
+        others = sorted(exposure for exposure, given in self.exposure_totals.items()
+                        if given and exposure not in EXPOSURES)
+        return [*found, *([IN_HAND] if len(found) > 1 else []), *others]
 
     def _exposure_counts(self, exposure: str) -> tuple[Counter[tuple[int, int]], dict[str, Counter[tuple[int, int]]]]:
         if exposure != IN_HAND:
@@ -314,8 +372,12 @@ class GroupSummary:
     def headline_exposure(self) -> str | None:
         """The exposure to lead with: every card chance gave a seat (the most cards, so the narrowest
         intervals); None where the games deal and draw no cards (Crit's armies are chosen)."""
-        exposures = self.exposures()
-        return exposures[-1] if exposures else None
+        hand = [exposure for exposure in self.exposures() if exposure in (*EXPOSURES, IN_HAND)]
+        return hand[-1] if hand else None
+
+    def side_exposures(self) -> list[str]:
+        """Random exposures shown apart from the headline: piles of their own (Lungo's goals)."""
+        return [exposure for exposure in self.exposures() if exposure not in (*EXPOSURES, IN_HAND)]
 
     def headline_effects(self) -> list[CardEffect]:
         exposure = self.headline_exposure()
@@ -324,6 +386,16 @@ class GroupSummary:
     def uncomparable_cards(self, kind: str) -> int:
         """Cards of the kind that no seat of the same agent and position went without (or all did)."""
         return len(self.card_games[kind]) - len(self.card_effects(kind))
+
+
+def finishing_ranks(ranking: Any, scores: list[Any] | None, returns: list[float], players: int) -> list[int]:
+    """Each seat's place, 1 = best: the game's own ranking where it gives every seat one, else by final
+    score where it keeps one, else by returns (equal seats share the better place)."""
+    if isinstance(ranking, list) and sorted(ranking) == list(range(players)):
+        return [ranking.index(seat) + 1 for seat in range(players)]
+    values = scores if scores is not None and len(scores) == players and all(
+        isinstance(s, int | float) for s in scores) else returns
+    return [1 + sum(1 for other in values if other > mine) for mine in values]
 
 
 def summarise(records: Iterable[dict[str, Any]]) -> dict[int, GroupSummary]:

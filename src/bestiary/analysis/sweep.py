@@ -10,7 +10,6 @@ game by game, and so tighter than two independent runs would give.
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import json
 import re
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from bestiary.analysis.backends import simulate
 from bestiary.analysis.report import new_figure
 from bestiary.analysis.results import write_results
-from bestiary.analysis.simulate import CARD_FILE_OPTION, SimulationSpec, configured_game
+from bestiary.analysis.simulate import CARD_FILE_OPTION, SimulationSpec, configured_game, played_card_text
 from bestiary.analysis.stats import Rate, mean_interval
 from bestiary.analysis.summary import CardEffect, GroupSummary
 from bestiary.core.errors import OptionError
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
 
 CARD_PREFIX = "card."
 SEAT_DEVIATION = "largest seat deviation from a fair share"
-STARTER_PREFIX = "starter:"  # how a game names a card file shipped in its package's cards/ folder
 
 
 @dataclass(frozen=True)
@@ -121,18 +119,13 @@ def specs_for(base: SimulationSpec, parameters: Parameter | Sequence[Parameter])
 
 def base_card_file(spec: SimulationSpec) -> str:
     """The text of the card file the spec plays with."""
-    if spec.card_file_text is not None:
-        return spec.card_file_text
     game = configured_game(spec)
     if CARD_FILE_OPTION not in type(game).Options.model_fields:
         raise OptionError(f"{spec.game} takes no card file, so it has no card parameters")
-    info = game.card_set_info()
-    if info is None:
+    text = played_card_text(spec)
+    if text is None:
         raise OptionError(f"{spec.game} plays without cards, so it has no card parameters")
-    path = info["path"]
-    if path.startswith(STARTER_PREFIX):
-        path = str(Path(inspect.getfile(type(game))).parent / "cards" / path[len(STARTER_PREFIX):])
-    return Path(path).read_text(encoding="utf-8")
+    return text
 
 
 def card_file_with(spec: SimulationSpec, card_id: str, field: str, value: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,6 +60,17 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
                   console=console) as bar:
         task = bar.add_task(label, total=total)
         yield lambda finished: bar.advance(task, finished)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Written beside its place and moved there once complete: an interrupted write leaves no half file
+    and an earlier file of that name as it was."""
+    partial = path.with_name(f".{path.name}.part")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def show_markdown(text: str) -> None:
@@ -131,6 +143,8 @@ def report_command(
     results: Annotated[list[Path], typer.Argument(help="results files from simulate (.jsonl or .parquet)")],
     html: Annotated[Path | None, typer.Option(help="write an HTML report with its plots embedded")] = None,
     markdown: Annotated[Path | None, typer.Option(help="write the summary as Markdown")] = None,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="write every figure, every card and the run's provenance as JSON (docs/balance.md)")] = None,
     plots: Annotated[Path | None, typer.Option(help="save each plot as a PNG in this folder")] = None,
     kind: Annotated[list[str] | None, typer.Option(
         help="event kinds to detail card by card (default: the two most frequent that are not the score "
@@ -145,9 +159,11 @@ def report_command(
         report = report_from_files(results, kind, skill)
         text = report.markdown()
         if markdown is not None:
-            markdown.write_text(text, encoding="utf-8")
+            write_whole(markdown, text)
         if html is not None:
-            html.write_text(report.html(), encoding="utf-8")
+            write_whole(html, report.html())
+        if json_out is not None:
+            write_whole(json_out, json.dumps(report.to_json(), indent=1, allow_nan=False) + "\n")
         saved = report.save_plots(plots) if plots is not None else []
     except OSError as error:
         raise fail(f"cannot write the report: {error}") from None
@@ -155,7 +171,7 @@ def report_command(
         raise fail(str(error)) from None
     if not quiet:
         show_markdown(text)
-    for path in [p for p in (markdown, html) if p is not None] + saved:
+    for path in [p for p in (markdown, html, json_out) if p is not None] + saved:
         console.print(f"Wrote {escape(str(path))}")
 
 

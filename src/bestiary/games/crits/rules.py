@@ -583,7 +583,7 @@ def end_turn(state: CritsState) -> None:
     state.turn += 1
     # CRITS-66: the turn limit ends the game in a draw.
     if state.turn >= state.game.options.turn_limit:
-        finish(state, DRAW, f"the turn limit of {state.game.options.turn_limit} turns is reached")
+        finish(state, DRAW, f"the turn limit of {state.game.options.turn_limit} turns is reached", "turn limit")
         return
     start_turn(state, 1 - player)
 
@@ -613,9 +613,10 @@ def remove_from_graveyard(state: CritsState, piece: int) -> None:
         state.where[piece] = GONE
 
 
-def finish(state: CritsState, winner: int, reason: str) -> None:
+def finish(state: CritsState, winner: int, reason: str, ending: str = "decided") -> None:
+    """`ending`: "turn limit" where the limit ended the game, else "decided" (for the analysis)."""
     state.phase = OVER
     state.winner = winner
     state.reason = reason
     text = "The game is a draw" if winner == DRAW else f"{seat(winner)} wins"
-    state._log("over", f"{text}: {reason}.", winner=winner)
+    state._log("over", f"{text}: {reason}.", winner=winner, ending=ending)

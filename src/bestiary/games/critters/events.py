@@ -27,10 +27,12 @@ def round_started(round_number: int, starter: int) -> Event:
     return Event("round", f"Round {round_number}: {seat(starter)} starts.", None, {"round": round_number})
 
 
-def drew(player: int, colour: int) -> Event:
+def drew(player: int, colour: int, turn: int) -> Event:
+    """`turn`: the game's turn number (CRITTERS-26: a player's turn is to draw and flip a card)."""
     name = COLOURS[colour]
     article = "an" if name[0] in "aeiou" else "a"
-    return Event("draw", f"{seat(player)} draws {article} {name} card.", None, {"player": player, "colour": name})
+    return Event("draw", f"{seat(player)} draws {article} {name} card.", None,
+                 {"player": player, "colour": name, "turn": turn})
 
 
 def announced(player: int, attribute: int) -> Event:

@@ -38,7 +38,7 @@ def draw(state: CritterState, player: int, colour: int) -> None:
         state.phase = ACTIVE_CHOOSE
     else:
         state.phase = CHALLENGE_FLIP
-    state._log_later(events.drew, player, colour)
+    state._log_later(events.drew, player, colour, state.round * state.game.num_players + state.plays + 1)
 
 
 def choose_attribute(state: CritterState, player: int, attribute: int) -> None:

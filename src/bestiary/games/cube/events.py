@@ -47,7 +47,8 @@ def heading(turn: int) -> str:
 
 
 def drew(turn: int, player: int) -> Event:
-    return Event("draw", f"{heading(turn)}{seat(player)} draws a card.", None, {"player": player})
+    data = {"player": player, "turn": turn} if turn else {"player": player}  # a turn's own draw starts it
+    return Event("draw", f"{heading(turn)}{seat(player)} draws a card.", None, data)
 
 
 def drew_privately(game: CubeCreatures, player: int, card: int) -> Event:
@@ -81,8 +82,10 @@ def ended_turn(player: int) -> Event:
     return Event("end-turn", f"{seat(player)} cannot attack and ends the turn.", None, {"player": player})
 
 
-def game_over(reason: str, winners: tuple[int, ...]) -> Event:
-    return Event("end", f"Game over: {reason}. {winners_text(winners)}.", None, {"winners": list(winners)})
+def game_over(reason: str, winners: tuple[int, ...], ending: str) -> Event:
+    """`ending`: "turn limit" where the limit ended the game, else "decided" (for the analysis)."""
+    return Event("end", f"Game over: {reason}. {winners_text(winners)}.", None,
+                 {"winners": list(winners), "ending": ending})
 
 
 # -- the main phase -------------------------------------------------------------------------------

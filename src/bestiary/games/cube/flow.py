@@ -83,7 +83,7 @@ def start_turn(state: CubeState, player: int) -> None:
     # CUBE-19: draw, main phase, attack; CUBE-17: turns go clockwise.
     state.turn += 1
     if state.turn > state.game.turn_limit:
-        rules.end_game(state, "the turn limit is reached", rules.most_victories(state))
+        rules.end_game(state, "the turn limit is reached", rules.most_victories(state), "turn limit")
         return
     state.current = player
     state.phase = MAIN

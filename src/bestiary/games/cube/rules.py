@@ -236,8 +236,8 @@ def most_victories(state: CubeState) -> list[int]:
     return [p for p, pile in enumerate(state.victory) if len(pile) == best]
 
 
-def end_game(state: CubeState, reason: str, winners: list[int]) -> None:
+def end_game(state: CubeState, reason: str, winners: list[int], ending: str = "decided") -> None:
     state.phase = OVER
     state.winners = winners
     state.responders = []
-    state._log_later(events.game_over, reason, tuple(winners))
+    state._log_later(events.game_over, reason, tuple(winners), ending)

@@ -29,7 +29,7 @@ def goal_dealt(player: int) -> Event:
 
 def goal_shown(game: CreaturesOfLungo, player: int, goal: int) -> Event:
     return Event("goal-private", f"Your secret goal: {game.goal_cards[goal].name}.", (player,),
-                 {"player": player, "card": game.goal_cards[goal].id, "exposure": "dealt"})
+                 {"player": player, "card": game.goal_cards[goal].id, "exposure": "goal"})
 
 
 def pile_refilled() -> Event:
@@ -76,7 +76,7 @@ def rolled(player: int, pips: int) -> Event:
 
 
 def turn_limit(limit: int) -> Event:
-    return Event("limit", f"The turn limit ({limit}) is reached: nobody wins.")
+    return Event("limit", f"The turn limit ({limit}) is reached: nobody wins.", None, {"ending": "turn limit"})
 
 
 def turn_started(turn: int, player: int) -> Event:
