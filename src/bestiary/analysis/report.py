@@ -64,10 +64,9 @@ class Report:
     def markdown(self) -> str:
         lines = [f"# {self.title()}", ""]
         for header in self.headers:
-            options = ", ".join(f"{k}={v}" for k, v in header.get("options", {}).items())
             labels = "".join(f"; {k} = {v}" for k, v in header.get("labels", {}).items())
-            lines.append(f"- {header.get('game')} {header.get('rules_version', '')} ({options}); agents "
-                         f"{', '.join(header.get('agents', []))}; seed {header.get('seed')}{labels}")
+            lines.append(f"- {header.get('players')} players, rules {header.get('rules_version', '')}{labels}. "
+                         + provenance_line(provenance_of(header)))
         lines.append("")
         lines.append("Win rates count a shared win or a draw as a fraction (1/k to each of k winners); brackets hold "
                      "95 % intervals (Wilson for rates). "
@@ -335,6 +334,17 @@ class Report:
 
 
 REPORT_FORMAT = "bestiary-report/1"
+
+
+def provenance_line(provenance: dict[str, Any]) -> str:
+    """What reproduces a run, in one line: game, options, card file and its hash, agents, seed, version."""
+    options = ", ".join(f"{k}={v}" for k, v in (provenance.get("options") or {}).items())
+    digest = provenance.get("cards_sha256")
+    cards = provenance.get("cards") or "none"
+    return (f"Provenance: {provenance.get('game')} ({options}); cards {cards}"
+            + (f" (sha256 {digest[:16]}…)" if digest else "")
+            + f"; agents {', '.join(provenance.get('agents') or [])}; seed {provenance.get('seed')}; "
+            f"Bestiary {provenance.get('version') or NOT_MEASURED}.")
 
 
 def provenance_of(header: dict[str, Any]) -> dict[str, Any]:

@@ -170,21 +170,24 @@ class SkillTrace:
 
 def skill_trace(game: str, players: int, games: int, seed: int, ladder: Sequence[str] = LADDER,
                 reference: str = "random", jobs: int = 1, options: dict[str, object] | None = None,
-                progress: Callable[[int], None] | None = None, self_play: str | None = None) -> SkillTrace:
+                progress: Callable[[int], None] | None = None, self_play: str | None = None,
+                card_file_text: str | None = None, card_file_name: str | None = None) -> SkillTrace:
     """Play each rung against the reference, then the best rung (or `self_play`) against itself."""
     if not ladder:
         raise OptionError("the ladder needs at least one agent")
     if games < 1:
         raise OptionError(f"-n, the games a rung, must be at least 1, not {games}")
     settings = {**(options or {}), "players": players}
-    specs = [SimulationSpec(game, settings, (agent, *[reference] * (players - 1)), seed, timing=True)
+    specs = [SimulationSpec(game, settings, (agent, *[reference] * (players - 1)), seed, card_file_text,
+                            card_file_name=card_file_name, timing=True)
              for agent in ladder]  # every rung checked before anything runs
     rungs = []
     for agent, spec in zip(ladder, specs, strict=True):
         summary = play(spec, games, jobs, progress)
         rungs.append(Rung(agent, ladder_seat_rate(summary), summary.decisions[agent].seconds_per_decision()))
     mirror = self_play or best_rung(rungs, reference).agent
-    mirrored = play(SimulationSpec(game, settings, (mirror,), seed, timing=True), games, jobs, progress)
+    mirrored = play(SimulationSpec(game, settings, (mirror,), seed, card_file_text, card_file_name=card_file_name,
+                                   timing=True), games, jobs, progress)
     return SkillTrace(game, players, reference, tuple(rungs), mirror, mirrored.position_rates()[0], games)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bestiary.analysis.backends import simulate
-from bestiary.analysis.report import new_figure
+from bestiary.analysis.report import new_figure, provenance_line
 from bestiary.analysis.results import write_results
 from bestiary.analysis.simulate import CARD_FILE_OPTION, SimulationSpec, configured_game, played_card_text
 from bestiary.analysis.stats import Rate, mean_interval
@@ -303,7 +303,9 @@ def sweep_title(parameters: Sequence[Parameter]) -> str:
     return " × ".join(p.name for p in parameters)
 
 
-def sweep_markdown(parameters: Parameter | Sequence[Parameter], points: Sequence[SweepPoint]) -> str:
+def sweep_markdown(parameters: Parameter | Sequence[Parameter], points: Sequence[SweepPoint],
+                   base: SimulationSpec | None = None) -> str:
+    """The table of every setting's figures; with `base`, a line of provenance first."""
     chosen = [parameters] if isinstance(parameters, Parameter) else list(parameters)
     names = list(points[-1].metrics())
     heads = [p.name for p in chosen] + names
@@ -312,7 +314,8 @@ def sweep_markdown(parameters: Parameter | Sequence[Parameter], points: Sequence
         metrics = point.metrics()
         cells = [str(v) for v in point.setting] + [str(metrics[n]) if n in metrics else "(baseline)" for n in names]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n\n" + f"What this says: {sweep_says(chosen, points)}\n"
+    head = "" if base is None else provenance_line(base.provenance()) + "\n\n"
+    return head + "\n".join(lines) + "\n\n" + f"What this says: {sweep_says(chosen, points)}\n"
 
 
 def sweep_says(parameters: Sequence[Parameter], points: Sequence[SweepPoint]) -> str:

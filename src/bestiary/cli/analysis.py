@@ -31,6 +31,7 @@ from bestiary.analysis.sweep import (
     sweep_title,
 )
 from bestiary.cli.main import console, fail, game_class_or_fail, parse_options
+from bestiary.cli.stopping import stoppable
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 
@@ -40,12 +41,13 @@ PlayersOption = Annotated[int | None, typer.Option(
     "--players", "-n", help="number of players (default: the game's smallest standard count)")]
 AgentsOption = Annotated[str, typer.Option(
     help=f"agents, comma-separated ({', '.join(agent_names())}); cycled over the seats and rotated each game")]
-SeedOption = Annotated[int | None, typer.Option(help="master seed; the same seed gives the same results")]
+SeedOption = Annotated[int | None, typer.Option("--seed", help="master seed; the same seed gives the same results")]
 JobsOption = Annotated[int | None, typer.Option("--jobs", "-j", help="worker processes (default: every core)")]
 BackendOption = Annotated[str, typer.Option(help=f"where games run: {' or '.join(BACKENDS)}")]
 AddressOption = Annotated[str | None, typer.Option(help="Ray cluster address, e.g. auto (default: a local Ray)")]
 OptionOption = Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value")]
-CardsOption = Annotated[Path | None, typer.Option(help="your own card file")]
+CardsOption = Annotated[Path | None, typer.Option("--cards", help="your own card file")]
+OldJsonOption = Annotated[Path | None, typer.Option("--json", hidden=True, help="now --out")]
 
 
 class GamesPerSecond(ProgressColumn):
@@ -62,15 +64,30 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
         yield lambda finished: bar.advance(task, finished)
 
 
-def write_whole(path: Path, text: str) -> None:
+def write_whole(path: Path, content: str | bytes) -> None:
     """Written beside its place and moved there once complete: an interrupted write leaves no half file
     and an earlier file of that name as it was."""
     partial = path.with_name(f".{path.name}.part")
     try:
-        partial.write_text(text, encoding="utf-8")
+        if isinstance(content, bytes):
+            partial.write_bytes(content)
+        else:
+            partial.write_text(content, encoding="utf-8")
         partial.replace(path)
     finally:
         partial.unlink(missing_ok=True)
+
+
+def at_least_one_game(games: int, what: str = "--games") -> None:
+    """Refused before any progress bar is drawn."""
+    if games < 1:
+        raise fail(f"{what} must be at least 1, not {games}")
+
+
+def refused(old: object, spelling: str, instead: str) -> None:
+    """An old flag's spelling, refused with the one that replaced it."""
+    if old not in (None, False):
+        raise fail(f"{spelling} is now {instead}")
 
 
 def show_markdown(text: str) -> None:
@@ -117,6 +134,7 @@ def simulate_command(
         help="also record each agent's thinking time (then records differ from run to run)")] = False,
 ) -> None:
     """Play many games between agents and record each (seats, result, length, decisions, card events)."""
+    at_least_one_game(games)
     spec = build_spec(game, players, agents, seed, option, cards, timing)
     workers = jobs or default_jobs()
     console.print(f"Simulating {games} games of {game} ({spec.players} players; agents "
@@ -124,7 +142,7 @@ def simulate_command(
     try:
         if out is not None:
             check_suffix(out)
-        with progress_bar(games, "games") as advance:
+        with stoppable(console, "the simulation"), progress_bar(games, "games") as advance:
             records = simulate(spec, games, workers, backend, address, advance)
             if out is None:
                 groups = summarise(records)
@@ -190,11 +208,15 @@ def sweep_command(
     plot: Annotated[Path | None, typer.Option(help="save the metrics-against-value plot (PNG)")] = None,
     html: Annotated[Path | None, typer.Option(help="write the table and plot as an HTML page")] = None,
     markdown: Annotated[Path | None, typer.Option(help="write the table as Markdown")] = None,
-    out_dir: Annotated[Path | None, typer.Option(help="also keep each value's records (JSON Lines) here")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="a folder: also keep each setting's records (JSON Lines) there")] = None,
     option: OptionOption = None,
     cards: CardsOption = None,
+    out_dir: Annotated[Path | None, typer.Option("--out-dir", hidden=True, help="now --out")] = None,
 ) -> None:
     """Simulate each setting of one or more rule options or card fields, on the same seeds, and compare."""
+    refused(out_dir, "--out-dir", "--out")
+    at_least_one_game(games)
     spec = build_spec(game, players, agents, seed, option, cards)
     try:
         parameters = [parse_parameter(text) for text in param]
@@ -206,29 +228,29 @@ def sweep_command(
     console.print(f"Sweeping {swept} ({settings} settings): {games} games each of {game} ({spec.players} players; "
                   f"seed {spec.seed}; {workers} jobs)")
     try:
-        with progress_bar(games * settings, "games") as advance:
-            points = run_sweep(spec, parameters, games, workers, backend, address, advance, out_dir)
+        with stoppable(console, "the sweep"), progress_bar(games * settings, "games") as advance:
+            points = run_sweep(spec, parameters, games, workers, backend, address, advance, out)
     except BestiaryError as error:
         raise fail(str(error)) from None
-    table = sweep_markdown(parameters, points)
+    table = sweep_markdown(parameters, points, spec)
     show_markdown(table)
     try:
         if markdown is not None:
-            markdown.write_text(table, encoding="utf-8")
+            write_whole(markdown, table)
             console.print(f"Wrote {escape(str(markdown))}")
         if plot is None and html is None:
             return
         buffer = io.BytesIO()
         sweep_figure(parameters, points).savefig(buffer, format="png", dpi=110)
         if plot is not None:
-            plot.write_bytes(buffer.getvalue())
+            write_whole(plot, buffer.getvalue())
             console.print(f"Wrote {escape(str(plot))}")
         if html is not None:
             title = f"Sweep of {sweep_title(parameters)}"
             notes = {"sweep": (f"Each metric against the setting of {sweep_title(parameters)}, with 95 % intervals.",
                                sweep_says(parameters, points))}
             page = html_page(title, f"# {title}\n\n{table}", {"sweep": buffer.getvalue()}, notes)
-            html.write_text(page, encoding="utf-8")
+            write_whole(html, page)
             console.print(f"Wrote {escape(str(html))}")
     except OSError as error:
         raise fail(f"cannot write: {error}") from None

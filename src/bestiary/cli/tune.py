@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from bestiary.analysis.backends import default_jobs
-from bestiary.analysis.report import html_page
+from bestiary.analysis.report import html_page, provenance_line
 from bestiary.analysis.skill import LADDER, skill_trace
 from bestiary.analysis.sweep import parse_parameter
 from bestiary.analysis.tune import TARGETS, parse_target, tune
@@ -19,14 +19,19 @@ from bestiary.cli.analysis import (
     CardsOption,
     GameArgument,
     JobsOption,
+    OldJsonOption,
     OptionOption,
     PlayersOption,
     SeedOption,
+    at_least_one_game,
     build_spec,
     progress_bar,
+    refused,
     show_markdown,
+    write_whole,
 )
 from bestiary.cli.main import console, fail, game_class_or_fail, parse_options
+from bestiary.cli.stopping import stoppable
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 
@@ -52,6 +57,8 @@ def tune_command(
     cards: CardsOption = None,
 ) -> None:
     """Search several parameters at once for a balance target (N-Tuple Bandit Evolutionary Algorithm)."""
+    at_least_one_game(games)
+    at_least_one_game(final_games, "--final-games")
     spec = build_spec(game, players, agents, seed, option, cards)
     try:
         parameters = [parse_parameter(text) for text in param]
@@ -63,15 +70,15 @@ def tune_command(
     console.print(f"Tuning {', '.join(p.name for p in parameters)} of {game} for {aim.describe()}: {iterations} "
                   f"evaluations of {games} games, then {final_games} games twice (seed {spec.seed})")
     try:
-        with progress_bar(total, "games") as advance:
+        with stoppable(console, "the tuning"), progress_bar(total, "games") as advance:
             result = tune(spec, parameters, aim, iterations, games, final_games, workers, advance)
     except BestiaryError as error:
         raise fail(str(error)) from None
-    text = result.markdown()
+    text = provenance_line(spec.provenance()) + "\n\n" + result.markdown()
     show_markdown(text)
     if markdown is not None:
         try:
-            markdown.write_text(text, encoding="utf-8")
+            write_whole(markdown, text)
         except OSError as error:
             raise fail(f"cannot write: {error}") from None
         console.print(f"Wrote {markdown}")
@@ -79,9 +86,8 @@ def tune_command(
 
 def skill_command(
     game: GameArgument,
-    games: Annotated[int, typer.Option("--games", "-n", help="games each rung of the ladder plays")] = 100,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", help="number of players (default: the game's smallest standard count)")] = None,
+    games: Annotated[int, typer.Option("--games", "-g", help="games each rung of the ladder plays")] = 100,
+    players: PlayersOption = None,
     ladder: Annotated[str, typer.Option(help="agents from weakest to strongest, comma-separated")] = ",".join(LADDER),
     reference: Annotated[str, typer.Option(help="the agent every rung plays against")] = "random",
     self_play: Annotated[str | None, typer.Option(
@@ -92,43 +98,49 @@ def skill_command(
     plot: PlotOption = None,
     html: HtmlOption = None,
     markdown: MarkdownOption = None,
-    json_out: Annotated[Path | None, typer.Option(
-        "--json", help="write the measured figures as JSON, for `bestiary report RESULTS --skill FILE`")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="write the measured figures as JSON, for `bestiary report RESULTS --skill FILE`")] = None,
+    cards: CardsOption = None,
+    old_json: OldJsonOption = None,
+    old_players: Annotated[int | None, typer.Option("-p", hidden=True, help="now -n")] = None,
 ) -> None:
     """Skill against luck: a ladder of agents against a fixed reference, and one skill share for the game."""
+    refused(old_json, "--json", "--out")
+    refused(old_players, "-p", "-n/--players (and -g/--games the games a rung)")
+    at_least_one_game(games)
     options = parse_options(option or [])
     count = players or int(options.pop("players", min(game_class_or_fail(game).info.player_counts)))
+    base = build_spec(game, count, "random", 0, option, cards)  # checks the game, options and card file
     rungs = [name.strip() for name in ladder.split(",") if name.strip()]
     master = fresh_seed() if seed is None else seed
     workers = jobs or default_jobs()
     console.print(f"Skill trace of {game} ({count} players): {', '.join(rungs)} against {reference}, {games} games "
                   f"a rung (seed {master}; {workers} jobs)")
     try:
-        with progress_bar(games * (len(rungs) + 1), "games") as advance:
+        with stoppable(console, "the skill trace"), progress_bar(games * (len(rungs) + 1), "games") as advance:
             trace = skill_trace(game, count, games, master, rungs, reference, workers, options, advance,
-                                self_play)
+                                self_play, base.card_file_text, base.card_file_name)
     except BestiaryError as error:
         raise fail(str(error)) from None
     text = trace.markdown()
     show_markdown(text)
     try:
         if markdown is not None:
-            markdown.write_text(text, encoding="utf-8")
+            write_whole(markdown, text)
             console.print(f"Wrote {markdown}")
-        if json_out is not None:
-            json_out.write_text(json.dumps(trace.to_json(), indent=1) + "\n", encoding="utf-8")
-            console.print(f"Wrote {json_out}")
+        if out is not None:
+            write_whole(out, json.dumps(trace.to_json(), indent=1) + "\n")
+            console.print(f"Wrote {out}")
         if plot is None and html is None:
             return
         buffer = io.BytesIO()
         trace.figure().savefig(buffer, format="png", dpi=110)
         if plot is not None:
-            plot.write_bytes(buffer.getvalue())
+            write_whole(plot, buffer.getvalue())
             console.print(f"Wrote {plot}")
         if html is not None:
             notes = {"skill": (trace.caption(), trace.says())}
-            html.write_text(html_page(f"Skill against luck: {game}", text, {"skill": buffer.getvalue()}, notes),
-                            encoding="utf-8")
+            write_whole(html, html_page(f"Skill against luck: {game}", text, {"skill": buffer.getvalue()}, notes))
             console.print(f"Wrote {html}")
     except OSError as error:
         raise fail(f"cannot write: {error}") from None
