@@ -46,7 +46,7 @@ class Report:
     headers: list[dict[str, Any]]
     groups: dict[int, GroupSummary]
     card_kinds: Sequence[str] | None = None  # kinds to detail; default: the two most frequent
-    skill: SkillTrace | None = None  # the game's skill trace (`bestiary skill --json`), shown where given
+    skill: SkillTrace | None = None  # the game's skill trace (`bestiary skill --out`), shown where given
     _pngs: dict[str, bytes] | None = field(default=None, init=False, repr=False)
     _notes: dict[str, tuple[str, str]] = field(default_factory=dict, init=False, repr=False)
 

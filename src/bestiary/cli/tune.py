@@ -11,7 +11,7 @@ import typer
 
 from bestiary.analysis.backends import default_jobs
 from bestiary.analysis.report import html_page, provenance_line
-from bestiary.analysis.skill import LADDER, skill_trace
+from bestiary.analysis.skill import DOUBLINGS, FIRST_BUDGET, SEARCH, ladder, skill_trace
 from bestiary.analysis.sweep import parse_parameter
 from bestiary.analysis.tune import TARGETS, parse_target, tune
 from bestiary.cli.analysis import (
@@ -32,6 +32,7 @@ from bestiary.cli.analysis import (
 )
 from bestiary.cli.main import console, fail, game_class_or_fail, parse_options
 from bestiary.cli.stopping import stoppable
+from bestiary.cli.tournament import split_agent_specs
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 
@@ -88,10 +89,16 @@ def skill_command(
     game: GameArgument,
     games: Annotated[int, typer.Option("--games", "-g", help="games each rung of the ladder plays")] = 100,
     players: PlayersOption = None,
-    ladder: Annotated[str, typer.Option(help="agents from weakest to strongest, comma-separated")] = ",".join(LADDER),
-    reference: Annotated[str, typer.Option(help="the agent every rung plays against")] = "random",
+    agent: Annotated[str, typer.Option(
+        help="the search climbing the ladder, without its budget (the ladder sets sims on each rung)")] = SEARCH,
+    budget: Annotated[int, typer.Option(help="simulations a move on the first search rung")] = FIRST_BUDGET,
+    doublings: Annotated[int, typer.Option(help="rungs above the first search rung, each with twice the "
+                                                "budget of the one below")] = DOUBLINGS,
+    ladder_agents: Annotated[str | None, typer.Option(
+        "--ladder", help="the rungs themselves, weakest first, comma-separated (instead of --agent, --budget, "
+                         "--doublings); each plays the one below")] = None,
     self_play: Annotated[str | None, typer.Option(
-        help="the agent that plays itself to show the seat's own edge (default: the best rung)")] = None,
+        help="the agent that plays itself to show the seat's own edge (default: the top rung)")] = None,
     seed: SeedOption = None,
     jobs: JobsOption = None,
     option: OptionOption = None,
@@ -103,22 +110,29 @@ def skill_command(
     cards: CardsOption = None,
     old_json: OldJsonOption = None,
     old_players: Annotated[int | None, typer.Option("-p", hidden=True, help="now -n")] = None,
+    old_reference: Annotated[str | None, typer.Option("--reference", hidden=True, help="gone")] = None,
 ) -> None:
-    """Skill against luck: a ladder of agents against a fixed reference, and one skill share for the game."""
+    """Skill against luck: a search against its own weaker self, its budget doubling rung by rung from
+    random at the floor; says whether the game is skill-bound or luck-bound."""
+    refused(old_reference, "--reference", "a ladder where each rung plays the one below (--agent, --budget)")
     refused(old_json, "--json", "--out")
     refused(old_players, "-p", "-n/--players (and -g/--games the games a rung)")
     at_least_one_game(games)
     options = parse_options(option or [])
     count = players or int(options.pop("players", min(game_class_or_fail(game).info.player_counts)))
     base = build_spec(game, count, "random", 0, option, cards)  # checks the game, options and card file
-    rungs = [name.strip() for name in ladder.split(",") if name.strip()]
+    try:
+        rungs = (split_agent_specs(ladder_agents) if ladder_agents is not None
+                 else list(ladder(agent, budget, doublings)))
+    except BestiaryError as error:
+        raise fail(str(error)) from None
     master = fresh_seed() if seed is None else seed
     workers = jobs or default_jobs()
-    console.print(f"Skill trace of {game} ({count} players): {', '.join(rungs)} against {reference}, {games} games "
-                  f"a rung (seed {master}; {workers} jobs)")
+    console.print(f"Skill ladder of {game} ({count} players): {' < '.join(rungs)}, each against the one below, "
+                  f"{games} games a rung (seed {master}; {workers} jobs)")
     try:
-        with stoppable(console, "the skill trace"), progress_bar(games * (len(rungs) + 1), "games") as advance:
-            trace = skill_trace(game, count, games, master, rungs, reference, workers, options, advance,
+        with stoppable(console, "the skill trace"), progress_bar(games * len(rungs), "games") as advance:
+            trace = skill_trace(game, count, games, master, rungs, workers, options, advance,
                                 self_play, base.card_file_text, base.card_file_name)
     except BestiaryError as error:
         raise fail(str(error)) from None
