@@ -162,6 +162,23 @@ def stratum_centred(values: np.ndarray, strata: np.ndarray) -> np.ndarray:
     return np.where(valid, values - means[index], 0.0)
 
 
+def exposure_influence(counts: np.ndarray, totals: np.ndarray, share: float, strata: np.ndarray,
+                       outcomes: np.ndarray) -> tuple[float, np.ndarray, int] | None:
+    """`exposure_effect`'s estimate, each game's part in its error (the estimate moves by about that much
+    if the game is left out), and the number of games that inform it; None as there."""
+    valid = strata >= 0
+    surplus = np.where(valid, counts - totals * share, 0.0)
+    exposure = stratum_centred(counts, strata)
+    result = stratum_centred(outcomes, strata)
+    scale = float((surplus * exposure).sum())
+    if scale <= 1e-12:
+        return None
+    value = float((surplus * result).sum()) / scale
+    influence = (surplus * (result - value * exposure)).sum(axis=1) / scale
+    games = int(np.count_nonzero((surplus != 0).any(axis=1)))
+    return (value, influence, games) if games >= 2 else None
+
+
 def exposure_effect(counts: np.ndarray, totals: np.ndarray, share: float, strata: np.ndarray,
                     outcomes: np.ndarray, confidence: float = 0.95) -> Difference | None:
     """The effect on a seat's win share of chance giving it one more copy of a card, in place of an
@@ -175,20 +192,13 @@ def exposure_effect(counts: np.ndarray, totals: np.ndarray, share: float, strata
     The effect is the instrumental-variable estimate with that surplus as instrument, within the strata
     (agent and position: `strata`, -1 leaves a seat out), and its variance is cluster-robust by game (a
     game's seats share one result). None when no seat's count differs from what was expected."""
+    fitted = exposure_influence(counts, totals, share, strata, outcomes)
+    if fitted is None:
+        return None
+    value, influence, games = fitted
     valid = strata >= 0
     surplus = np.where(valid, counts - totals * share, 0.0)
-    exposure = stratum_centred(counts, strata)
-    result = stratum_centred(outcomes, strata)
-    scale = float((surplus * exposure).sum())
-    if scale <= 1e-12:
-        return None
-    value = float((surplus * result).sum()) / scale
-    residual = result - value * exposure
-    terms = (surplus * residual).sum(axis=1)
-    games = int(np.count_nonzero((surplus != 0).any(axis=1)))
-    if games < 2:
-        return None
-    variance = float((terms ** 2).sum()) / (scale * scale) * games / (games - 1)
+    variance = float((influence ** 2).sum()) * games / (games - 1)
     error = math.sqrt(variance)
     half = z_for(confidence) * error
     p_value = (1.0 if value == 0 else 0.0) if error == 0 else 2 * (1 - NormalDist().cdf(abs(value) / error))

@@ -28,7 +28,14 @@ from typing import Any
 import numpy as np
 
 from bestiary.analysis.listeners import EXPOSURES, NO_PLAYER
-from bestiary.analysis.stats import Difference, Rate, controlled_difference, exposure_effect, mean_interval
+from bestiary.analysis.stats import (
+    Difference,
+    Rate,
+    controlled_difference,
+    exposure_effect,
+    exposure_influence,
+    mean_interval,
+)
 
 SIGNIFICANCE = 0.05  # the chance that any card of a table is flagged though no card makes a difference
 FLAG_MIN_SEATS = 20  # fewer seats with (or without) a card than this: its interval rests on too little to flag
@@ -368,6 +375,24 @@ class GroupSummary:
         effects = [CardEffect(exposure, card, with_card, without, effect, len(rows), random=True)
                    for card, with_card, without, effect in rows]
         return sorted(effects, key=lambda e: -e.difference)
+
+    def exposure_influences(self, exposure: str) -> dict[str, tuple[float, np.ndarray]]:
+        """Each card's effect and every game's part in its error (`stats.exposure_influence`), for pairing
+        two runs of the same games."""
+        strata, shares, _ = self.arrays()
+        given, by_card = self._exposure_counts(exposure)
+        totals = np.zeros(strata.shape)
+        for (game, seat), number in given.items():
+            totals[game, seat] = number
+        out = {}
+        for card, seen in by_card.items():
+            counts = np.zeros(strata.shape)
+            for (game, seat), number in seen.items():
+                counts[game, seat] = number
+            fitted = exposure_influence(counts, totals, float(counts.sum() / totals.sum()), strata, shares)
+            if fitted is not None:
+                out[card] = (fitted[0], fitted[1])
+        return out
 
     def headline_exposure(self) -> str | None:
         """The exposure to lead with: every card chance gave a seat (the most cards, so the narrowest

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from bestiary.agents import agent_names
 from bestiary.analysis.backends import BACKENDS, default_jobs, simulate
+from bestiary.analysis.compare import compare_files
 from bestiary.analysis.report import Report, html_page, report_from_files
 from bestiary.analysis.results import check_suffix, write_results
 from bestiary.analysis.simulate import SimulationSpec
@@ -256,7 +257,32 @@ def sweep_command(
         raise fail(f"cannot write: {error}") from None
 
 
+def compare_command(
+    base: Annotated[Path, typer.Argument(help="the base run's results (simulate --out)")],
+    variant: Annotated[Path, typer.Argument(help="the variant's results, simulated with the same --seed")],
+    out: Annotated[Path | None, typer.Option("--out", help="write every paired figure and card as JSON")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="write the comparison as Markdown")] = None,
+) -> None:
+    """What a change did: two runs on the same seeds, figure by figure and card by card, as paired
+    differences with their intervals."""
+    try:
+        comparison = compare_files(base, variant)
+        text = comparison.markdown()
+        if markdown is not None:
+            write_whole(markdown, text)
+        if out is not None:
+            write_whole(out, json.dumps(comparison.to_json(), indent=1, allow_nan=False) + "\n")
+    except OSError as error:
+        raise fail(f"cannot write: {error}") from None
+    except BestiaryError as error:
+        raise fail(str(error)) from None
+    show_markdown(text)
+    for path in [p for p in (markdown, out) if p is not None]:
+        console.print(f"Wrote {escape(str(path))}")
+
+
 def register(app: typer.Typer) -> None:
     app.command(name="simulate")(simulate_command)
     app.command(name="report")(report_command)
     app.command(name="sweep")(sweep_command)
+    app.command(name="compare")(compare_command)
