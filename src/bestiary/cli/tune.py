@@ -13,7 +13,7 @@ from bestiary.analysis.backends import default_jobs
 from bestiary.analysis.report import html_page, provenance_line
 from bestiary.analysis.skill import DOUBLINGS, FIRST_BUDGET, SEARCH, ladder, skill_trace
 from bestiary.analysis.sweep import parse_parameter
-from bestiary.analysis.tune import TARGETS, parse_target, tune
+from bestiary.analysis.tune import RUNS, TARGETS, parse_target, tune
 from bestiary.cli.analysis import (
     AgentsOption,
     CardsOption,
@@ -46,18 +46,23 @@ def tune_command(
     param: Annotated[list[str], typer.Option(
         help="NAME=v1,v2,...: a game option or a card field (card.<card id>.<field>); give several")],
     target: Annotated[str, typer.Option(help=f"what to aim for: {', '.join(TARGETS)} (N decisions)")],
-    iterations: Annotated[int, typer.Option(help="settings the search evaluates")] = 30,
+    iterations: Annotated[int, typer.Option(help="settings each search evaluates")] = 30,
     games: Annotated[int, typer.Option("--games", "-g", help="games an evaluation plays")] = 40,
-    final_games: Annotated[int, typer.Option(help="games measuring the best setting and the game's own")] = 400,
+    final_games: Annotated[int, typer.Option(
+        help="fresh games measuring each search's best setting and the game's own")] = 400,
+    runs: Annotated[int, typer.Option(help="independent searches")] = RUNS,
     players: PlayersOption = None,
     agents: AgentsOption = "heuristic",
     seed: SeedOption = None,
     jobs: JobsOption = None,
     markdown: MarkdownOption = None,
+    out: Annotated[Path | None, typer.Option("--out", help="write the candidates, the game's own setting and "
+                                                           "the search trace as JSON")] = None,
     option: OptionOption = None,
     cards: CardsOption = None,
 ) -> None:
-    """Search several parameters at once for a balance target (N-Tuple Bandit Evolutionary Algorithm)."""
+    """Search several parameters at once for a balance target (several N-Tuple Bandit Evolutionary
+    Algorithm searches), then confirm each search's best against the game's own setting on fresh games."""
     at_least_one_game(games)
     at_least_one_game(final_games, "--final-games")
     spec = build_spec(game, players, agents, seed, option, cards)
@@ -67,22 +72,26 @@ def tune_command(
     except BestiaryError as error:
         raise fail(str(error)) from None
     workers = jobs or default_jobs()
-    total = iterations * games + 2 * final_games
-    console.print(f"Tuning {', '.join(p.name for p in parameters)} of {game} for {aim.describe()}: {iterations} "
-                  f"evaluations of {games} games, then {final_games} games twice (seed {spec.seed})")
+    total = runs * iterations * games + (1 + runs) * final_games  # at most: searches may agree
+    console.print(f"Tuning {', '.join(p.name for p in parameters)} of {game} for {aim.describe()}: {runs} searches "
+                  f"of {iterations} evaluations of {games} games, then {final_games} fresh games for each best "
+                  f"setting and the game's own (seed {spec.seed})")
     try:
         with stoppable(console, "the tuning"), progress_bar(total, "games") as advance:
-            result = tune(spec, parameters, aim, iterations, games, final_games, workers, advance)
+            result = tune(spec, parameters, aim, iterations, games, final_games, workers, advance, runs)
     except BestiaryError as error:
         raise fail(str(error)) from None
     text = provenance_line(spec.provenance()) + "\n\n" + result.markdown()
     show_markdown(text)
-    if markdown is not None:
-        try:
+    try:
+        if markdown is not None:
             write_whole(markdown, text)
-        except OSError as error:
-            raise fail(f"cannot write: {error}") from None
-        console.print(f"Wrote {markdown}")
+            console.print(f"Wrote {markdown}")
+        if out is not None:
+            write_whole(out, json.dumps({**result.to_json(), "provenance": spec.provenance()}, indent=1) + "\n")
+            console.print(f"Wrote {out}")
+    except OSError as error:
+        raise fail(f"cannot write: {error}") from None
 
 
 def skill_command(
