@@ -76,3 +76,15 @@ def test_crits_reports_armies_and_counts_turn_limit_draws_apart():
     endings = group.ending_rates()
     assert endings["turn limit"].wins == 1 and endings["draw"].wins == 1 and group.shared_wins == 0
     assert [r.wins for r in group.position_rates()] == [1.5, 2.5]
+
+
+def test_games_without_a_running_score_get_drama_from_the_position_value():
+    plain = SimulationSpec("creatures-of-lungo", {"players": 2}, ("heuristic",), 1)
+    valued = SimulationSpec("creatures-of-lungo", {"players": 2}, ("heuristic",), 1, value_leads=True)
+    assert summarise(simulate(plain, 6))[2].drama() is None
+    group = summarise(simulate(valued, 6))[2]
+    assert group.drama() is not None and group.lead_sources == {"position value": 6}
+    assert len(group.lead_changes) == 6 and max(group.lead_changes) > 0
+    scored = summarise(simulate(SimulationSpec("critter-capture", {"players": 2}, ("heuristic",), 1,
+                                               value_leads=True), 4))[2]
+    assert scored.lead_sources == {"score": 4}  # a running score is followed where there is one

@@ -139,8 +139,11 @@ class Report:
     def _length_lines(self, group: GroupSummary) -> list[str]:
         stats = group.length_stats()
         drama = group.drama()
-        drama_text = (f"{NOT_MEASURED}: this game's events carry no running score, so there is no lead to follow"
-                      if drama is None else f"{drama[0]:.2f} [{drama[1]:.2f}, {drama[2]:.2f}] lead changes a game")
+        by_value = " (by the position's value)" if group.lead_sources.get("position value") else ""
+        drama_text = (f"{NOT_MEASURED}: this game's events carry no running score, so there is no lead to follow "
+                      "(`simulate --value-drama` follows the position's value instead)"
+                      if drama is None else
+                      f"{drama[0]:.2f} [{drama[1]:.2f}, {drama[2]:.2f}] lead changes a game{by_value}")
         figures = group.length_figures()
 
         def mean_text(name: str, unit: str) -> str:
@@ -391,7 +394,8 @@ def group_json(group: GroupSummary) -> dict[str, Any]:
             "cards": cards, "seats": seats, "factions": factions, "length": length,
             "endings": {name: _rate(rate) for name, rate in group.ending_rates().items()},
             "shared_wins": _rate(Rate.of(group.shared_wins, group.games)), "agents": agents,
-            "lead_changes": _interval(group.drama()), "winner_margin": _interval(mean_interval(group.margins))}
+            "lead_changes": _interval(group.drama()), "lead_changes_by": sorted(group.lead_sources),
+            "winner_margin": _interval(mean_interval(group.margins))}
 
 
 # -- what the numbers say ---------------------------------------------------------------------
@@ -608,7 +612,8 @@ def drama_figure(groups: dict[int, GroupSummary]) -> Figure:
             ax.hist(group.lead_changes, bins=[x - 0.5 for x in range(most + 2)], histtype="step", density=True,
                     linewidth=1.5, label=f"{group.players} players (mean {mean(group.lead_changes):.2f})")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("lead changes per game (leader: highest running score)")
+        ax.set_xlabel("lead changes per game (leader: highest running score, or position value where the game "
+                      "keeps no score)")
         ax.set_ylabel("share of games")
         ax.yaxis.set_major_formatter("{x:.0%}")
         ax.set_title("Drama: how often the lead changes hands", fontsize=10)

@@ -48,6 +48,7 @@ class SimulationSpec:
     labels: dict[str, Any] = field(default_factory=dict)  # e.g. the swept parameter and its value
     card_file_name: str | None = None  # what errors call the card file: the user's own path, not a copy
     timing: bool = False  # also record each seat's thinking time (wall clock, so records then differ by run)
+    value_leads: bool = False  # without a running score, follow the lead by position value (slower: a replay)
 
     def __post_init__(self) -> None:
         if not self.agents:
@@ -172,7 +173,36 @@ def play_game(game: Game, spec: SimulationSpec, number: int) -> dict[str, Any]:
         "decisions": [seat.summary() for seat in seats],
     }
     record.update(feed(state.all_events(), standard_listeners()))
+    record["lead_source"] = "score" if record["lead_changes"] is not None else None
+    if record["lead_changes"] is None and spec.value_leads:  # no running score: the position's value
+        record["lead_changes"] = value_lead_changes(game, seed, state.history())
+        record["lead_source"] = None if record["lead_changes"] is None else "position value"
     return record
+
+
+LEAD_MARGIN = 0.1  # a seat leads by value only this far (on the returns' scale) ahead of the next: no flicker
+
+
+def value_lead_changes(game: Game, seed: int, history: Sequence[tuple[int, Any]]) -> int | None:
+    """Lead changes by the game's position value (what the searches score a position by): the game is
+    replayed and valued whenever the seat to act changes, and a change is counted when a different seat
+    leads by at least LEAD_MARGIN. None where the game has no value or never gives one."""
+    state = game.new_initial_state(seed)
+    leader: int | None = None
+    changes, valued, last_actor = 0, False, None
+    for player, action in history:
+        actor = state.current_player()
+        if actor >= 0 and actor != last_actor:
+            last_actor = actor
+            values = game.heuristic_value(state)
+            if values is not None:
+                valued = True
+                order = sorted(range(len(values)), key=lambda p: -values[p])
+                if len(order) > 1 and values[order[0]] - values[order[1]] >= LEAD_MARGIN and order[0] != leader:
+                    changes += leader is not None
+                    leader = order[0]
+        state.apply_action(action, player=None if player == CHANCE else player)
+    return changes if valued else None
 
 
 @dataclass

@@ -171,6 +171,7 @@ class GroupSummary:
     faction_wins: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     faction_seats: Counter[str] = field(default_factory=Counter)
     ranks: list[list[int]] = field(default_factory=list)  # each turn position's finishing rank, game by game
+    lead_sources: Counter[str] = field(default_factory=Counter)  # "score" or "position value", by games
 
     def add(self, record: dict[str, Any]) -> None:
         n = self.players
@@ -211,6 +212,7 @@ class GroupSummary:
         self.ranks.append([by_seat[(first + position) % n] for position in range(n)])
         if record.get("lead_changes") is not None:
             self.lead_changes.append(int(record["lead_changes"]))
+            self.lead_sources[str(record.get("lead_source") or "score")] += 1
         self.score_kinds.update(record.get("score_kinds", ()))
         scores = record.get("scores")
         if isinstance(scores, list) and len(scores) > 1:

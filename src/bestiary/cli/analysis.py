@@ -100,7 +100,7 @@ def show_markdown(text: str) -> None:
 
 
 def build_spec(game: str, players: int | None, agents: str, seed: int | None, option: list[str] | None,
-               cards: Path | None, timing: bool = False) -> SimulationSpec:
+               cards: Path | None, timing: bool = False, value_leads: bool = False) -> SimulationSpec:
     options = parse_options(option or [])
     if players is not None:
         options["players"] = players
@@ -114,7 +114,8 @@ def build_spec(game: str, players: int | None, agents: str, seed: int | None, op
             raise fail(f"{cards}: cannot read the card file: {error}") from None
     try:
         return SimulationSpec(game, options, names, fresh_seed() if seed is None else seed, card_text,
-                              card_file_name=None if cards is None else str(cards), timing=timing)
+                              card_file_name=None if cards is None else str(cards), timing=timing,
+                              value_leads=value_leads)
     except BestiaryError as error:
         raise fail(str(error)) from None
 
@@ -133,10 +134,13 @@ def simulate_command(
     cards: CardsOption = None,
     timing: Annotated[bool, typer.Option(
         help="also record each agent's thinking time (then records differ from run to run)")] = False,
+    value_drama: Annotated[bool, typer.Option(
+        help="where a game keeps no running score, follow the lead by the searches' value of the position "
+             "(lead changes and drama for every game; replays each game, several times slower)")] = False,
 ) -> None:
     """Play many games between agents and record each (seats, result, length, decisions, card events)."""
     at_least_one_game(games)
-    spec = build_spec(game, players, agents, seed, option, cards, timing)
+    spec = build_spec(game, players, agents, seed, option, cards, timing, value_drama)
     workers = jobs or default_jobs()
     console.print(f"Simulating {games} games of {game} ({spec.players} players; agents "
                   f"{', '.join(spec.agents)}; seed {spec.seed}; {workers} jobs, {backend} backend)")
