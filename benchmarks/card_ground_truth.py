@@ -48,8 +48,9 @@ def main() -> None:
     group = headline("cube-creatures", 2, "heuristic", args.games, 8)
     effects = group.headline_effects()
     played = group.card_effects("creature")
-    print(f"Cube Creatures, shipped deck, {args.games} games, heuristic on every seat: {sum(e.flagged for e in effects)} "
-          f"of {len(effects)} cards flagged by what chance dealt or drew (mean effect "
+    print(f"Cube Creatures, shipped deck, {args.games} games, heuristic on every seat: "
+          f"{sum(e.flagged for e in effects)} of {len(effects)} cards flagged by what chance dealt or drew "
+          "(mean effect "
           f"{sum(e.difference for e in effects) / len(effects) * 100:+.2f} points); by creatures played "
           f"(an association): {sum(e.flagged for e in played)} of {len(played)} flagged, mean "
           f"{sum(e.difference for e in played) / len(played) * 100:+.1f} points")
