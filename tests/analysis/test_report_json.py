@@ -88,3 +88,15 @@ def test_games_without_a_running_score_get_drama_from_the_position_value():
     scored = summarise(simulate(SimulationSpec("critter-capture", {"players": 2}, ("heuristic",), 1,
                                                value_leads=True), 4))[2]
     assert scored.lead_sources == {"score": 4}  # a running score is followed where there is one
+
+
+def test_armies_get_their_own_plot_and_length_is_drawn_in_turns(tmp_path):
+    from bestiary.analysis.report import Report
+
+    spec = SimulationSpec("crits-creatures", {"players": 2, "turn_limit": 6}, ("random",), 3)
+    report = Report([spec.header()], summarise(simulate(spec, 6)))
+    captions = report.captions()
+    assert "factions" in captions and "Grave Legion" in captions["factions"][1] + report.markdown()
+    figure = report.figures()["game-length"][0]
+    assert figure.axes[0].get_xlabel() == "game length: turns per game, as the rule book counts them"
+    assert "turns: n/a" not in report.markdown()

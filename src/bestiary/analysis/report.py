@@ -273,8 +273,13 @@ class Report:
         first = next(iter(groups.values()))
         figures = {"seat-advantage": (seat_figure(groups), "Win rate by seat in turn order, with 95 % intervals "
                                       "and the fair share.", " ".join(seat_says(g) for g in groups.values())),
-                   "game-length": (length_figure(groups), "Share of games by length in player decisions.",
+                   "game-length": (length_figure(groups), "Share of games by length in turns (in player "
+                                   "decisions where the game counts no turns).",
                                    " ".join(length_says(g) for g in groups.values()))}
+        if any(g.faction_rates() for g in groups.values()):
+            figures["factions"] = (faction_figure(groups), "Win rate by army or faction, per seat played, with 95 % "
+                                   "intervals and the fair share.",
+                                   " ".join(faction_says(g) for g in groups.values() if g.faction_rates()))
         if any(g.lead_changes or g.margins for g in groups.values()):
             figures["drama"] = (drama_figure(groups), "Lead changes per game (where the game keeps a running "
                                 "score) and the winner's margin (where it scores).",
@@ -451,8 +456,10 @@ def faction_says(group: GroupSummary) -> str:
 
 def length_says(group: GroupSummary) -> str:
     stats = group.length_stats()
-    return (f"At {group.players} players a game takes {stats['mean']:.0f} decisions on average "
-            f"({stats['mean'] / group.players:.0f} a player); 90 % take {stats['p5']}-{stats['p95']}.")
+    turns = group.length_figures()["turns"]
+    in_turns = "" if turns is None else f"{turns[0]:.1f} turns [{turns[1]:.1f}, {turns[2]:.1f}] and "
+    return (f"At {group.players} players a game takes {in_turns}{stats['mean']:.0f} decisions on average "
+            f"({stats['mean'] / group.players:.0f} a player); 90 % take {stats['p5']}-{stats['p95']} decisions.")
 
 
 def drama_says(group: GroupSummary) -> str:
@@ -580,18 +587,40 @@ def length_figure(groups: dict[int, GroupSummary]) -> Figure:
 
     figure = new_figure(figsize=(7, 3.6))
     ax = figure.subplots()
-    low = min(min(g.lengths) for g in groups.values())
-    high = max(max(g.lengths) for g in groups.values())
+    by_turns = all(len(g.turns) == g.games for g in groups.values())  # turns where the rule book counts them
+    lengths = {players: (g.turns if by_turns else g.lengths) for players, g in groups.items()}
+    low = min(min(values) for values in lengths.values())
+    high = max(max(values) for values in lengths.values())
     bins = [x - 0.5 for x in range(low, high + 2)]  # one bar per length, centred on it
-    for group in groups.values():
-        ax.hist(group.lengths, bins=bins, histtype="step", linewidth=1.5, density=True,
-                label=f"{group.players} players (mean {mean(group.lengths):.1f})")
+    for players, values in lengths.items():
+        ax.hist(values, bins=bins, histtype="step", linewidth=1.5, density=True,
+                label=f"{players} players (mean {mean(values):.1f})")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("game length: player decisions per game (all seats together)")
+    ax.set_xlabel("game length: turns per game, as the rule book counts them" if by_turns else
+                  "game length: player decisions per game (all seats together)")
     ax.set_ylabel("share of games")
     ax.yaxis.set_major_formatter("{x:.0%}" if ax.get_ylim()[1] > 0.1 else "{x:.1%}")  # no repeated labels
     ax.set_title("Game length")
     ax.legend(fontsize="small")
+    return figure
+
+
+def faction_figure(groups: dict[int, GroupSummary]) -> Figure:
+    shown = [g for g in groups.values() if g.faction_rates()]
+    figure = new_figure(figsize=(max(5.0, 3.6 * len(shown) + 1), 3.6))
+    axes = figure.subplots(1, len(shown), sharey=True, squeeze=False)[0]
+    for ax, group in zip(axes, shown, strict=True):
+        rates = group.faction_rates()
+        fair = 1 / group.players
+        values, errors = _error_bars(list(rates.values()))
+        colours = ["#c0392b" if r.low > fair else "#2471a3" if r.high < fair else "#7f8c8d" for r in rates.values()]
+        ax.bar(list(rates), values, yerr=errors, color=colours, capsize=4)
+        ax.axhline(fair, color="black", linestyle="--", linewidth=1, label="fair share")
+        ax.set_title(f"{group.players} players ({group.games} games)")
+        ax.legend(fontsize="small")
+    axes[0].set_ylabel("win rate per seat played (95 % CI)")
+    axes[0].yaxis.set_major_formatter("{x:.0%}")
+    figure.suptitle("Armies and factions\nred: above a fair share, blue: below, grey: within chance", fontsize=10)
     return figure
 
 
