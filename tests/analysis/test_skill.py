@@ -39,6 +39,7 @@ def test_each_rung_plays_the_one_below():
     assert trace.provenance is not None and trace.provenance["agents"] == list(agents)
     text = trace.markdown()
     assert "| mcts:sims=4 | mcts:sims=2 |" in text and "Verdict: **" in text and "What this says:" in text
+    assert "Provenance: critter-capture (players=2" in text and "agents random, mcts:sims=2, mcts:sims=4" in text
 
 
 def trace_of(*rates: tuple[float, int], players: int = 2) -> SkillTrace:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bestiary.analysis.backends import simulate
-from bestiary.analysis.report import NOT_MEASURED, new_figure
+from bestiary.analysis.report import NOT_MEASURED, new_figure, provenance_line
 from bestiary.analysis.results import ResultsError
 from bestiary.analysis.simulate import SimulationSpec
 from bestiary.analysis.stats import Rate
@@ -118,6 +118,8 @@ class SkillTrace:
             seconds = rung.seconds
             timing = NOT_MEASURED if seconds is None else f"{seconds * 1000:.2f} ms"
             lines.append(f"| {rung.agent} | {rung.weaker} | {rung.rate} | {edge_text} | {timing} |")
+        if self.provenance is not None:
+            lines += ["", provenance_line(self.provenance)]
         lines += ["", f"Verdict: **{self.verdict()}**. {self.mirror} against itself: the first seat wins "
                   f"{self.first_seat} (fair {self.fair:.1%}).", "", f"What this says: {self.says()}"]
         return "\n".join(lines) + "\n"
