@@ -180,3 +180,19 @@ def test_event_keys_read_as_words():
     group = summarise([{**record([0]), "event_values": {"compare.active": {"3": 2, "5": 1}}}])
     text = Report([{}], group).markdown()
     assert "compare events by active: 3 66.7%, 5 33.3%" in text and "compare.active" not in text
+
+
+def test_no_card_is_called_strongest_on_a_figure_within_chance_or_from_a_few_seats():
+    from bestiary.analysis.report import card_says
+
+    rng = random.Random(3)
+    # "rare" is held by one winning seat only; the others are coin flips
+    records = [record([0], cards={"0": ["rare"]})] + [
+        record([rng.randrange(2)], cards={str(s): [rng.choice("abc")] for s in range(2)}) for _ in range(60)]
+    group = summarise(records)[2]
+    effects = group.card_effects("play")
+    rare = next(e for e in effects if e.card == "rare")
+    assert rare.with_card.games == 1 and not rare.flagged  # one seat: never flagged, whatever its figure
+    text = card_says(group, effects, "play")
+    assert text.startswith("No card of") and "within its interval of zero" in text
+    assert "association" in text
