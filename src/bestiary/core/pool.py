@@ -9,6 +9,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import process as futures_process
 from contextlib import contextmanager
 
 
@@ -31,11 +32,17 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
 
 
 def stop(pool: ProcessPoolExecutor) -> None:
-    # the executor keeps its processes in `_processes`; it offers no public way to end running work
+    # The executor keeps its processes in `_processes`; it offers no public way to end running work.
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.terminate()
     for process in processes:
         process.join(timeout=5)
+    if manager is not None:
+        # Its workers gone, the pool's manager thread ends and closes its wake-up pipe; Python 3.11's exit
+        # hook would still write to that pipe and print a traceback, so the thread is forgotten there.
+        manager.join(timeout=5)
+        getattr(futures_process, "_threads_wakeups", {}).pop(manager, None)
