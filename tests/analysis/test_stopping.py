@@ -33,8 +33,11 @@ def stop_midway(command: list[str], folder: Path, sent: signal.Signals) -> tuple
     process = subprocess.Popen([sys.executable, "-c", "from bestiary.cli.main import app; app()", *command],
                                cwd=folder, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    time.sleep(4)  # started, workers forked, games under way
-    assert process.poll() is None, process.communicate()[0]
+    deadline = time.monotonic() + 60  # a loaded machine may take a while to import and start
+    while not workers_of(process.pid) and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1)  # workers forked, games under way
+    assert process.poll() is None and workers_of(process.pid), process.communicate()[0]
     process.send_signal(sent)
     try:
         output, _ = process.communicate(timeout=20)
@@ -42,6 +45,14 @@ def stop_midway(command: list[str], folder: Path, sent: signal.Signals) -> tuple
         os.killpg(process.pid, signal.SIGKILL)
         raise
     return process.returncode, output, process.pid
+
+
+def workers_of(pid: int) -> list[str]:
+    """The command's child processes (its workers), from /proc."""
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
 
 
 def group_alive(group: int) -> bool:
