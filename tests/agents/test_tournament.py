@@ -104,7 +104,7 @@ def test_agent_list_keeps_each_agents_settings_together() -> None:
 def test_tournament_command_prints_tables_and_saves_json(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     result = CliRunner().invoke(app, ["tournament", "critter-capture", "-n", "2", "--agents", "heuristic,random",
-                                      "--games", "4", "--seed", "9", "-j", "1", "--json", str(out)])
+                                      "--games", "4", "--seed", "9", "-j", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "Pairwise" in result.output and "Elo" in result.output
     saved = json.loads(out.read_text())

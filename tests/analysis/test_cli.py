@@ -54,7 +54,9 @@ def test_sweep_writes_its_plot(tmp_path):
     assert "rechoose_on_takeover" in done.output
     assert plot.read_bytes().startswith(b"\x89PNG")
     assert "data:image/png;base64," in page.read_text()
-    assert table.read_text().startswith("| rechoose_on_takeover | first-player win rate |")
+    provenance, _, rest = table.read_text().partition("\n\n")
+    assert provenance.startswith("Provenance: critter-capture (players=2, ") and "; seed 2; Bestiary " in provenance
+    assert rest.startswith("| rechoose_on_takeover | first-player win rate |")
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -52,3 +52,29 @@ def test_critter_corrals_carry_their_gain():
     corrals = [e for e in events_of("critter-capture", 5) if e.kind == "corral"]
     assert corrals and all(e.data["gain"] == len(e.data["cards"]) for e in corrals)
 
+
+
+def test_each_card_game_says_what_chance_dealt_and_drew_each_seat():
+    """Every card a seat is dealt or draws is logged with the seat and its exposure (Crit's deals none)."""
+    for name, dealt in (("critter-capture", False), ("cube-creatures", True), ("creatures-of-lungo", True)):
+        log = events_of(name, 6)
+        given = [e for e in log if e.data.get("exposure") in ("dealt", "drawn")]
+        assert given and all(e.data["player"] in (0, 1) for e in given), name
+        assert any(e.data["exposure"] == "drawn" for e in given), name
+        assert any(e.data["exposure"] == "dealt" for e in given) == dealt, name
+    cube = load_game("cube-creatures", players=2)
+    deals = [e for e in events_of("cube-creatures", 6) if e.kind == "deal-private"]
+    assert [e.audience for e in deals] == [(0,), (1,)]
+    assert all(len(e.data["cards"]) == cube.hand_size for e in deals)
+    assert not any(e.data.get("exposure") for e in events_of("crits-creatures", 6))
+
+
+def test_crits_names_each_seat_s_army_and_a_turn_limit_ending():
+    game = load_game("crits-creatures", players=2, turn_limit=4)
+    state = game.new_initial_state(1)
+    play_out(state, [make_agent("random") for _ in range(2)], 1)
+    log = list(state.all_events())
+    armies = [e.data for e in log if e.kind == "army"]
+    assert armies == [{"player": 0, "faction": "Grave Legion"}, {"player": 1, "faction": "Verdant Host"}]
+    assert [e.data["ending"] for e in log if "ending" in e.data] == ["turn limit"]
+    assert sum(1 for e in log if e.kind == "turn") == 4

@@ -43,4 +43,18 @@ def test_event_tallies_count_kinds_and_short_values():
 
 def test_standard_listeners_merge_their_summaries():
     summary = feed([event("corral", player=0, cards=["a"])], standard_listeners())
-    assert set(summary) == {"card_events", "lead_changes", "score_kinds", "event_counts", "event_values"}
+    assert set(summary) == {"card_events", "exposures", "exposure_kinds", "lead_changes", "score_kinds",
+                            "event_counts", "event_values", "turns", "rounds", "ending", "factions"}
+
+
+def test_exposures_record_what_chance_gave_each_seat_copies_as_one_card():
+    from bestiary.analysis.listeners import Exposures, base_card
+
+    events = [Event("deal-private", "", (0,), {"player": 0, "cards": ["fish#2", "owl"], "exposure": "dealt"}),
+              Event("draw-private", "", (1,), {"player": 1, "card": "fish#3", "exposure": "drawn"}),
+              Event("play", "", None, {"player": 1, "card": "fish"}),  # a choice, not an exposure
+              Event("draw-private", "", (1,), {"card": "owl", "exposure": "drawn"})]  # no seat: left out
+    summary = feed(events, [Exposures()])
+    assert summary["exposures"] == {"dealt": {"0": ["fish", "owl"]}, "drawn": {"1": ["fish"]}}
+    assert summary["exposure_kinds"] == ["deal-private", "draw-private"]
+    assert base_card("power-fish#12") == "power-fish" and base_card("a#b") == "a#b" and base_card("#2") == "#2"

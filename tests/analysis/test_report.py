@@ -25,7 +25,7 @@ def test_seat_agent_and_card_statistics_by_hand():
     assert [r.wins for r in group.position_rates()] == [2.5, 0.5]
     # agent "a" sits in the winning seat of games 1 and 2 and shares game 3
     assert {agent: rate.wins for agent, rate in group.agent_rates().items()} == {"a": 2.5, "b": 0.5}
-    assert group.shared_wins == 1
+    assert group.shared_wins == 0 and group.draws == 1  # both seats of two won: a draw, not a shared win
     assert group.length_stats()["mean"] == pytest.approx(34 / 3)
     assert group.margins == [0.5]
     effects = {e.card: e for e in group.card_effects("play")}
@@ -60,7 +60,7 @@ def test_a_card_an_agent_likes_is_not_credited_with_the_agent_s_wins():
     assert holder_wins / holder_seats > 0.65  # what the uncontrolled comparison saw
     effect = group.card_effects("play")[0]
     assert effect.effect.strata == 4
-    assert not effect.significant and effect.low < 0 < effect.high
+    assert not effect.flagged and effect.low < 0 < effect.high
     assert group.agent_gap() > 0.5
     text = Report([{"game": "g", "options": {}}], {2: group}, ["play"]).markdown()
     assert "Warning: the agents' win rates differ by 80%" in text
@@ -77,8 +77,8 @@ def test_a_strong_card_is_flagged_and_a_neutral_one_is_not():
         dud_seat = rng.randrange(2)
         group.add(record([winner], first=game // 2 % 2, cards={str(ace_seat): ["ace"], str(dud_seat): ["dud"]}))
     effects = {e.card: e for e in group.card_effects("play")}
-    assert effects["ace"].significant and effects["ace"].low > 0
-    assert not effects["dud"].significant and effects["dud"].low < 0 < effects["dud"].high
+    assert effects["ace"].flagged and effects["ace"].low > 0
+    assert not effects["dud"].flagged and effects["dud"].low < 0 < effects["dud"].high
 
 
 def test_score_kinds_are_left_out_unless_asked_for_and_then_carry_a_warning():
@@ -112,8 +112,11 @@ def test_markdown_summary(report_files):
     assert "## 4 players: 24 games" in text
     assert "| seat | win rate [95 % CI] | vs fair |" in text
     assert "| heuristic | 48 |" in text and "| random | 48 |" in text
-    assert "### Cards by win contribution: 'flip' events" in text
-    assert "Game length (player decisions, all seats together)" in text
+    assert "### Cards by what chance gave a seat: drawn" in text
+    assert "### Associations: cards in 'flip' events" not in text  # flips are the draws themselves
+    assert "### Associations: cards in 'ability' events (what a seat chose)" in text
+    assert "Game length, as the rule book counts it: 48.0 turns [48.0, 48.0], 12.0 rounds [12.0, 12.0]." in text
+    assert "Finishing places by seat in turn order" in text and "| 1 | " in text
 
 
 def test_html_report_embeds_its_plots(report_files, tmp_path):
@@ -123,11 +126,11 @@ def test_html_report_embeds_its_plots(report_files, tmp_path):
     assert "<table>" in page and "Balance report: critter-capture" in page
     saved = report.save_plots(tmp_path / "plots")
     assert {p.name for p in saved} == {"seat-advantage.png", "game-length.png", "drama.png", "agents.png",
-                                       "decisions.png", "cards-flip-4p.png"}
+                                       "decisions.png", "cards-drawn-4p.png", "cards-flip-4p.png"}
     for stem, (caption, says) in report.captions().items():  # a caption in words, not the file name
         assert caption != stem and len(caption.split()) > 4 and says.endswith(".")
         assert f"<strong>{caption}</strong>" in page.replace("&#x27;", "'")
-    tables = 4  # seats, agents, decisions, the flip cards
+    tables = 5  # seats, agents, decisions, the drawn cards, the flip cards
     assert page.count("What this says:") == len(saved) + tables  # under every plot and every table
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in saved)
 
@@ -177,3 +180,19 @@ def test_event_keys_read_as_words():
     group = summarise([{**record([0]), "event_values": {"compare.active": {"3": 2, "5": 1}}}])
     text = Report([{}], group).markdown()
     assert "compare events by active: 3 66.7%, 5 33.3%" in text and "compare.active" not in text
+
+
+def test_no_card_is_called_strongest_on_a_figure_within_chance_or_from_a_few_seats():
+    from bestiary.analysis.report import card_says
+
+    rng = random.Random(3)
+    # "rare" is held by one winning seat only; the others are coin flips
+    records = [record([0], cards={"0": ["rare"]})] + [
+        record([rng.randrange(2)], cards={str(s): [rng.choice("abc")] for s in range(2)}) for _ in range(60)]
+    group = summarise(records)[2]
+    effects = group.card_effects("play")
+    rare = next(e for e in effects if e.card == "rare")
+    assert rare.with_card.games == 1 and not rare.flagged  # one seat: never flagged, whatever its figure
+    text = card_says(group, effects, "play")
+    assert text.startswith("No card of") and "within its interval of zero" in text
+    assert "association" in text

@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 
 from bestiary.analysis.stats import (
+    Difference,
     Rate,
-    benjamini_hochberg,
     controlled_difference,
     difference_interval,
+    exposure_effect,
     two_proportion_p_value,
     wilson_interval,
 )
@@ -51,14 +52,6 @@ def test_two_proportion_p_value():
     assert two_proportion_p_value(30, 60, 40, 80) == pytest.approx(1.0)
     # 60/100 against 40/100: pooled 0.5, z = 0.2 / sqrt(0.5 * 0.5 * 0.02) = 2.828..., p = 0.00468
     assert two_proportion_p_value(60, 100, 40, 100) == pytest.approx(0.004678, abs=1e-5)
-
-
-def test_benjamini_hochberg_by_hand():
-    # sorted 0.005, 0.01, 0.03, 0.04 -> p * 4 / rank = 0.02, 0.02, 0.04, 0.04 (already monotone)
-    assert benjamini_hochberg([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.02, 0.04, 0.04, 0.02])
-    # a large p-value early in the order is carried down by the running minimum
-    assert benjamini_hochberg([0.04, 0.041]) == pytest.approx([0.041, 0.041])
-    assert benjamini_hochberg([]) == []
 
 
 def test_rate_text_and_fractional_wins():
@@ -112,3 +105,42 @@ def test_a_lone_seat_in_a_stratum_does_not_make_the_interval_vanish():
     effect = controlled_difference(exposed, strata, outcomes)
     assert effect is not None and effect.value == pytest.approx(1.0)
     assert effect.high - effect.low > 0.5 and effect.p_value > 1e-3  # before the floor: width 0, p 0
+
+
+def _drawn_cards(rng, games, behind_draws_more):
+    """Two seats draw from a 10-card deck (card 0 is the tested card); seat outcomes are coin flips, except
+    that the card, where `effect`, wins. With `behind_draws_more`, the losing seat draws twice as many cards:
+    the bias that made cards look weak when counted by presence."""
+    outcomes = rng.integers(0, 2, size=games).astype(float)
+    shares = np.stack([outcomes, 1 - outcomes], axis=1)
+    totals = np.where(shares > 0, 3, 6 if behind_draws_more else 3).astype(float)
+    counts = rng.binomial(totals.astype(int), 0.1).astype(float)
+    return counts, totals, shares
+
+
+def test_exposure_effect_is_not_fooled_by_losing_seats_drawing_more():
+    rng = np.random.default_rng(4)
+    counts, totals, shares = _drawn_cards(rng, 4000, behind_draws_more=True)
+    strata = np.zeros(shares.shape, dtype=np.int64)
+    presence = controlled_difference(counts > 0, strata, shares)
+    assert presence is not None and presence.high < 0  # counted by presence, the card "loses"
+    effect = exposure_effect(counts, totals, 0.1, strata, shares)
+    assert effect is not None and effect.low < 0 < effect.high and abs(effect.value) < 0.03
+
+
+def test_exposure_effect_finds_a_card_that_wins():
+    rng = np.random.default_rng(5)
+    games = 3000
+    totals = np.full((games, 2), 4.0)
+    counts = rng.binomial(4, 0.1, size=(games, 2)).astype(float)
+    edge = counts[:, 0] - counts[:, 1]  # each copy more than the other seat: a better chance to win
+    first = rng.random(games) < 0.5 + 0.15 * edge
+    shares = np.stack([first, ~first], axis=1).astype(float)
+    effect = exposure_effect(counts, totals, 0.1, np.zeros((games, 2), dtype=np.int64), shares)
+    assert effect is not None and effect.low > 0.1 and effect.value == pytest.approx(0.15, abs=0.05)
+
+
+def test_widened_interval_holds_for_many_cards_at_once():
+    effect = Difference(0.05, 0.01, 0.09, 0.01, 1, 0.0204)
+    low, high = effect.widened(48)
+    assert low < 0 < high and effect.widened(1) == pytest.approx((0.05 - 0.04, 0.05 + 0.04), abs=1e-3)

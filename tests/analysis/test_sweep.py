@@ -14,6 +14,7 @@ from bestiary.analysis.sweep import (
     specs_for,
     sweep_figure,
     sweep_markdown,
+    sweep_says,
     to_toml,
 )
 from bestiary.core.errors import CardFileError, OptionError
@@ -85,7 +86,8 @@ def test_option_sweep_runs_each_value(tmp_path):
     table = sweep_markdown(parameter, points)
     assert table.startswith("| rechoose_on_takeover | first-player win rate |")
     assert len([line for line in table.splitlines() if line.startswith("| ")]) == 3
-    assert "What this says: The fairest setting is" in table
+    assert "What this says: From False to True (rechoose_on_takeover), the first player's win rate moves" in table
+    assert "For seat fairness, the fairest setting is" in table
     figure = sweep_figure(parameter, points)
     assert len([ax for ax in figure.axes if ax.get_visible()]) == len(points[-1].metrics())  # paired ones too
 
@@ -94,7 +96,29 @@ def test_card_sweep_reports_the_swept_card():
     parameter = Parameter("card.brook-trout.commonness", (1, 10))
     points = run_sweep(critter_spec(players=2, agents=("heuristic",)), parameter, 12)
     assert [p.card_effect.card for p in points] == ["brook-trout", "brook-trout"]
-    assert "swept card: holder's win rate minus others' (same agent and seat)" in sweep_markdown(parameter, points)
+    assert "swept card: win rate change, drawn a copy (same agent and seat)" in sweep_markdown(parameter, points)
+    assert "the card's own effect goes from" in sweep_says([parameter], points)
+
+
+def test_a_numeric_sweep_is_drawn_to_scale_with_the_swept_card_first():
+    parameter = Parameter("card.brook-trout.size", (1, 2, 10))
+    points = run_sweep(critter_spec(players=2, agents=("heuristic",)), parameter, 4)
+    figure = sweep_figure(parameter, points)
+    first = figure.axes[0]
+    assert first.get_title().startswith("swept card:")
+    assert list(first.get_xticks()) == [1.0, 2.0, 10.0]  # 2 sits next to 1, far from 10
+    assert "(to scale)" in first.get_xlabel()
+    assert all(ax.get_title() == "" or "(busy" not in ax.get_title() for ax in figure.axes)
+
+
+def test_two_parameters_are_drawn_as_heatmaps_with_intervals():
+    parameters = [Parameter("card.brook-trout.size", (1, 10)), Parameter("rechoose_on_takeover", (False, True))]
+    points = run_sweep(critter_spec(players=3, agents=("heuristic",)), parameters, 3)
+    figure = sweep_figure(parameters, points)
+    heatmaps = [ax for ax in figure.axes if ax.get_images()]
+    assert heatmaps and heatmaps[0].get_images()[0].get_array().shape == (2, 2)
+    cell_texts = [t.get_text() for t in heatmaps[0].texts]
+    assert len(cell_texts) == 4 and all("[" in text for text in cell_texts)
 
 
 def test_metric_text():

@@ -49,37 +49,57 @@ def test_ntbea_finds_the_peak_of_a_noisy_landscape_without_the_full_grid():
 
 
 def test_targets_parse_and_refuse_nonsense():
-    assert parse_target("length=70") == Target("length", 70.0)
+    assert parse_target("length=70") == Target("length", 70.0) and parse_target("turns=20") == Target("turns", 20.0)
     assert parse_target("seat-balance") == Target("seat-balance")
     for bad in ("length=soon", "length=-3", "fun", "drama=2"):
         with pytest.raises(OptionError, match="--target"):
             parse_target(bad)
 
 
-def test_tune_reports_the_best_setting_measured_against_the_games_own():
+def test_tune_confirms_each_search_s_best_against_the_games_own_on_fresh_deals():
     parameters = [Parameter("rechoose_on_takeover", (False, True)), Parameter("card.brook-trout.size", (1, 5, 9))]
-    result = tune(critter_spec(players=2, agents=("heuristic",)), parameters, Target("seat-balance"), 4, 3, 6)
-    assert result.games_spent == 4 * 3 + 2 * 6
-    assert len(result.trace) == 4 and result.best.summary.games == result.default.summary.games == 6
+    result = tune(critter_spec(players=2, agents=("heuristic",)), parameters, Target("seat-balance"), 4, 3, 6,
+                  runs=2)
+    assert result.games_spent == 2 * 4 * 3 + (1 + len(result.candidates)) * 6
+    assert len(result.trace) == 8 and {run for run, *_ in result.trace} == {1, 2}
+    assert 1 <= len(result.candidates) <= 2 and result.default.summary.games == 6
     assert result.default.setting == (False, 4)  # the game's option default and the starter card's size
     text = result.markdown()
-    assert "| best found |" in text and "| game's own | False | 4 |" in text
-    assert "Games spent in all: 24" in text and "What this says: The search settled on" in text
-    assert "the intervals overlap, so 6 games cannot tell the two apart" in text
+    assert "| candidate 1" in text and "| game's own | False | 4 | 0 |" in text
+    assert "Search trace (run, step, setting, score of its batch):" in text and "| 2 | 4 |" in text
+    data = result.to_json()
+    assert len(data["trace"]) == 8 and data["own"]["setting"] == {"rechoose_on_takeover": False,
+                                                                 "card.brook-trout.size": 4}
+
+
+def test_tune_says_when_nothing_beats_the_game_s_own():
+    # with two players the option never applies (a takeover comes on the round's last play): no gain at all
+    parameters = [Parameter("rechoose_on_takeover", (False, True))]
+    result = tune(critter_spec(players=2, agents=("heuristic",)), parameters, Target("seat-balance"), 2, 2, 20)
+    assert all(c.gain == 0 and not c.beats for c in result.candidates)
+    assert "none beats the game's own setting beyond the noise" in result.says()
+
+
+def test_tune_finds_a_setting_that_beats_the_game_s_own():
+    cube = critter_spec().__class__("cube-creatures", {"players": 2}, ("heuristic",), 3)
+    parameters = [Parameter("win_at", (2, 5))]  # the game's own is 5; two defeats make a far shorter game
+    result = tune(cube, parameters, Target("turns", 4), 3, 3, 30)
+    assert [c.measured.setting for c in result.candidates] == [(2,)]
+    assert result.best.beats and "win_at = 2 beats the game's own setting" in result.says()
 
 
 def test_drama_cannot_be_tuned_where_it_is_not_measured():
     spec = critter_spec(players=2, agents=("heuristic",))
     lungo = spec.__class__("creatures-of-lungo", {"players": 2}, ("heuristic",), 1)
     with pytest.raises(OptionError, match="drama is n/a"):
-        tune(lungo, [Parameter("players", (2,))], Target("drama"), 1, 1, 1)
+        tune(lungo, [Parameter("players", (2,))], Target("drama"), 1, 1, 2)
 
 
 def test_tune_command():
     done = CliRunner().invoke(app, ["tune", "critter-capture", "--param", "rechoose_on_takeover=false,true",
-                                    "--target", "length=70", "--iterations", "2", "--games", "2", "--final-games",
-                                    "2", "-n", "2", "--seed", "4", "-j", "1"], terminal_width=200)
+                                    "--target", "turns=30", "--iterations", "2", "--games", "2", "--final-games",
+                                    "2", "-n", "2", "--seed", "4", "-j", "1", "--runs", "2"], terminal_width=200)
     assert done.exit_code == 0, done.output
-    assert "Tuning rechoose_on_takeover for a mean game length of 70 decisions" in done.output
+    assert "Tuning rechoose_on_takeover for a mean game length of 30 turns" in done.output
     bad = CliRunner().invoke(app, ["tune", "critter-capture", "--param", "speed=1,2", "--target", "drama"])
     assert bad.exit_code == 2 and "has no option 'speed'" in bad.output

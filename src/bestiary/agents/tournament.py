@@ -18,7 +18,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -27,6 +27,7 @@ from bestiary.agents.base import Agent, SeatView, make_agent
 from bestiary.agents.match import play_match
 from bestiary.core.api import JSON, Game
 from bestiary.core.errors import OptionError
+from bestiary.core.pool import worker_pool
 from bestiary.core.registry import load_game
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
@@ -172,7 +173,7 @@ def run_tournament(name: str, specs: Sequence[str], games_per_pair: int, seed: i
         for fixture in fixtures:
             record(*play_fixture(name, options, specs, fixture))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with worker_pool(jobs) as pool:  # stopped, it cancels what is queued and ends its workers
             futures = [pool.submit(play_fixture, name, options, list(specs), f) for f in fixtures]
             for future in as_completed(futures):
                 record(*future.result())

@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +26,7 @@ from bestiary.agents.match import play_match
 from bestiary.agents.tournament import winners_share
 from bestiary.core.api import JSON, Action, Game, State
 from bestiary.core.errors import OptionError
+from bestiary.core.pool import worker_pool
 from bestiary.core.registry import load_game
 from bestiary.core.value import FeatureValue, PlayerFeatures, value_file_text, win_chances
 
@@ -109,7 +109,7 @@ def collect(name: str, options: JSON, games: int, seed: int, epsilon: float, pos
             if on_game:
                 on_game(len(results), games)
         return results
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with worker_pool(jobs) as pool:  # stopped, it cancels what is queued and ends its workers
         futures = [pool.submit(play_and_collect, name, options, s, epsilon, positions) for s in seeds]
         for future in futures:
             results.append(future.result())

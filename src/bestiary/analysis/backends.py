@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import Any
 
 from bestiary.analysis.simulate import SimulationSpec, run_chunk
 from bestiary.core.errors import BestiaryError, OptionError
+from bestiary.core.pool import worker_pool
 
 BACKENDS = ("local", "ray")
 Record = dict[str, Any]
@@ -65,17 +66,13 @@ def _in_order(finished: Iterator[tuple[int, list[Record]]], tell: Progress) -> I
 
 
 def _pool_chunks(spec: SimulationSpec, games: int, jobs: int) -> Iterator[tuple[int, list[Record]]]:
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with worker_pool(jobs) as pool:
         pending: dict[Future[list[Record]], int] = {
             pool.submit(run_chunk, spec, start, stop): start for start, stop in chunks(games, jobs)}
-        try:
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield pending.pop(future), future.result()
-        finally:
-            for future in pending:
-                future.cancel()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield pending.pop(future), future.result()
 
 
 def _ray_chunks(spec: SimulationSpec, games: int, jobs: int,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bestiary.analysis.results import ResultsError
 from bestiary.analysis.stats import Rate, mean_interval
-from bestiary.analysis.summary import AGENT_GAP_WARNING, SIGNIFICANCE, CardEffect, GroupSummary
+from bestiary.analysis.summary import AGENT_GAP_WARNING, FLAG_MIN_SEATS, CardEffect, GroupSummary
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -46,7 +46,7 @@ class Report:
     headers: list[dict[str, Any]]
     groups: dict[int, GroupSummary]
     card_kinds: Sequence[str] | None = None  # kinds to detail; default: the two most frequent
-    skill: SkillTrace | None = None  # the game's skill trace (`bestiary skill --json`), shown where given
+    skill: SkillTrace | None = None  # the game's skill trace (`bestiary skill --out`), shown where given
     _pngs: dict[str, bytes] | None = field(default=None, init=False, repr=False)
     _notes: dict[str, tuple[str, str]] = field(default_factory=dict, init=False, repr=False)
 
@@ -64,17 +64,20 @@ class Report:
     def markdown(self) -> str:
         lines = [f"# {self.title()}", ""]
         for header in self.headers:
-            options = ", ".join(f"{k}={v}" for k, v in header.get("options", {}).items())
             labels = "".join(f"; {k} = {v}" for k, v in header.get("labels", {}).items())
-            lines.append(f"- {header.get('game')} {header.get('rules_version', '')} ({options}); agents "
-                         f"{', '.join(header.get('agents', []))}; seed {header.get('seed')}{labels}")
+            lines.append(f"- {header.get('players')} players, rules {header.get('rules_version', '')}{labels}. "
+                         + provenance_line(provenance_of(header)))
         lines.append("")
-        lines.append("Win rates count a shared win as a fraction; brackets hold 95 % intervals (Wilson for rates). "
+        lines.append("Win rates count a shared win or a draw as a fraction (1/k to each of k winners); brackets hold "
+                     "95 % intervals (Wilson for rates). "
                      f"A figure that cannot be measured shows as {NOT_MEASURED}.")
         for group in self.groups.values():
             lines += ["", f"## {group.players} players: {group.games} games", ""]
-            lines += [*self._seat_lines(group), "", *self._agent_lines(group), "", *self._length_lines(group),
-                      "", *self._decision_lines(group)]
+            lines += [*self._seat_lines(group), *self._rank_lines(group), *self._faction_lines(group), "",
+                      *self._agent_lines(group), "", *self._length_lines(group), "", *self._decision_lines(group)]
+            lines += ["", *self._exposure_lines(group, group.headline_exposure())]
+            for exposure in group.side_exposures():
+                lines += ["", *self._exposure_lines(group, exposure)]
             for kind in self.kinds_for(group):
                 lines += ["", *self._card_lines(group, kind)]
             lines += self._value_lines(group)
@@ -91,6 +94,36 @@ class Report:
             lines.append(f"| {position} | {rate} | {verdict} |")
         return [*lines, "", f"What this says: {seat_says(group)}"]
 
+    def _rank_lines(self, group: GroupSummary) -> list[str]:
+        if group.players < 3:
+            return []
+        shares = group.rank_shares()
+        means = group.mean_ranks()
+        places = range(1, group.players + 1)
+        lines = ["", "Finishing places by seat in turn order (1st = best; the game's own ranking where it gives "
+                 "one, else by result; a fair seat finishes in each place equally often, mean place "
+                 f"{(group.players + 1) / 2:.1f}).", "",
+                 "| seat | mean place [95 % CI] | " + " | ".join(f"{p}{ordinal(p)}" for p in places) + " |",
+                 "|---|---|" + "---|" * group.players]
+        for position, (row, mean_rank) in enumerate(zip(shares, means, strict=True), start=1):
+            mean_text = NOT_MEASURED if mean_rank is None else (f"{mean_rank[0]:.2f} [{mean_rank[1]:.2f}, "
+                                                                f"{mean_rank[2]:.2f}]")
+            lines.append(f"| {position} | {mean_text} | " + " | ".join(f"{r.rate:.1%}" for r in row) + " |")
+        return lines
+
+    def _faction_lines(self, group: GroupSummary) -> list[str]:
+        rates = group.faction_rates()
+        if not rates:
+            return []
+        fair = 1 / group.players
+        lines = ["", "Win rate by army or faction, per seat played (a draw counts as a share of a win, 1/players, "
+                 f"as a shared win does; fair share {fair:.1%}).",
+                 "", "| faction | seats played | win rate [95 % CI] | vs fair |", "|---|---|---|---|"]
+        for name, rate in rates.items():
+            verdict = "above" if rate.low > fair else "below" if rate.high < fair else "within"
+            lines.append(f"| {name} | {rate.games} | {rate} | {verdict} |")
+        return [*lines, "", f"What this says: {faction_says(group)}"]
+
     def _agent_lines(self, group: GroupSummary) -> list[str]:
         effects = group.agent_effects()
         several = len(effects) > 1
@@ -106,12 +139,29 @@ class Report:
     def _length_lines(self, group: GroupSummary) -> list[str]:
         stats = group.length_stats()
         drama = group.drama()
-        drama_text = (f"{NOT_MEASURED}: this game's events carry no running score, so there is no lead to follow"
-                      if drama is None else f"{drama[0]:.2f} [{drama[1]:.2f}, {drama[2]:.2f}] lead changes a game")
-        lines = [f"Game length (player decisions, all seats together): mean {stats['mean']:.1f} "
-                 f"({stats['mean'] / group.players:.1f} per player), median {stats['median']:g}, "
-                 f"5-95 % {stats['p5']}-{stats['p95']}, range {stats['min']}-{stats['max']}.",
-                 f"Drama: {drama_text}. Shared wins: {group.shared_wins / group.games:.1%} of games."]
+        by_value = " (by the position's value)" if group.lead_sources.get("position value") else ""
+        drama_text = (f"{NOT_MEASURED}: this game's events carry no running score, so there is no lead to follow "
+                      "(`simulate --value-drama` follows the position's value instead)"
+                      if drama is None else
+                      f"{drama[0]:.2f} [{drama[1]:.2f}, {drama[2]:.2f}] lead changes a game{by_value}")
+        figures = group.length_figures()
+
+        def mean_text(name: str, unit: str) -> str:
+            value = figures[name]
+            return (f"{unit}: {NOT_MEASURED}" if value is None
+                    else f"{value[0]:.1f} {unit} [{value[1]:.1f}, {value[2]:.1f}]")
+
+        rounds_note = "" if group.rounds or not group.turns else " (turns over players: one turn each a round)"
+        endings = "; ".join(f"{name} {rate}" for name, rate in group.ending_rates().items())
+        lines = [f"Game length, as the rule book counts it: {mean_text('turns', 'turns')}, "
+                 f"{mean_text('rounds', 'rounds')}{rounds_note}. The players made "
+                 f"{mean_text('decisions', 'decisions')} a game, {mean_text('forced', 'of them forced')} "
+                 "(one legal action: a pass in a window with nothing to answer, say), so decisions depend on the "
+                 "game's options and turns do not.",
+                 f"Decisions a game: median {stats['median']:g}, 5-95 % {stats['p5']}-{stats['p95']}, range "
+                 f"{stats['min']}-{stats['max']}.",
+                 f"Endings: {endings}. Shared wins (some seats, not all): {group.shared_wins / group.games:.1%} of "
+                 f"games. Drama: {drama_text}."]
         margin = mean_interval(group.margins)
         if margin is not None:
             close = sum(1 for m in group.margins if m < 0.1) / len(group.margins)
@@ -134,34 +184,62 @@ class Report:
                          f"{NOT_MEASURED if seconds is None else f'{seconds * 1000:.2f} ms'} |")
         return [*lines, "", f"What this says: {decision_says(group)}"]
 
+    def _exposure_lines(self, group: GroupSummary, exposure: str | None) -> list[str]:
+        if exposure is None:
+            return ["### Cards by what chance gave a seat", "",
+                    f"{NOT_MEASURED}: these games deal and draw no cards (what a seat has, it chose), so only "
+                    "associations can be shown."]
+        effects = group.exposure_effects(exposure)
+        lines = [f"### Cards by what chance gave a seat: {exposure}", "",
+                 f"Each effect is the change in a seat's win rate for each copy of the card it was {exposure} "
+                 "above (or below) its expected number, in place of an average card, with agent and turn "
+                 "position held equal. Chance alone decides which cards a seat is given, so neither its "
+                 "strategy nor the length of its game (a seat that is behind draws more) can move these "
+                 f"figures. Intervals hold for all {len(effects)} cards at once (95 %, Bonferroni), so on a deck "
+                 "whose cards made no difference fewer than one table in twenty would flag any card; a card "
+                 f"with fewer than {FLAG_MIN_SEATS} seats with it or without it is never flagged. "
+                 f"{sum(e.flagged for e in effects)} of {len(effects)} cards are flagged (*)."]
+        if group.agent_gap() > AGENT_GAP_WARNING:
+            lines += ["", f"The agents' win rates differ by {group.agent_gap():.0%}: the effects hold for this mix "
+                      "of agents; a card may matter more or less to a stronger player."]
+        return [*lines, "", *self._effect_table(effects), "", f"What this says: {card_says(group, effects)}"]
+
     def _card_lines(self, group: GroupSummary, kind: str) -> list[str]:
         effects = group.card_effects(kind)
-        flagged = [e for e in effects if e.significant]
-        lines = [f"### Cards by win contribution: '{kind}' events", ""]
+        lines = [f"### Associations: cards in '{kind}' events (what a seat chose)", ""]
         if kind in group.score_kinds:
             lines += [f"**Warning: '{kind}' events are the score itself** (they add to a seat's score or scoring "
                       "pile), so the seats that have many of them win by definition: these differences measure the "
                       "scoring, not the cards.", ""]
         lines += [f"Each difference compares the seats whose '{kind}' events named the card against the seats "
-                  "of the same agent in the same turn position whose events did not (games of this run; "
-                  "Mantel-Haenszel over agent and position, 95 % CI). "
-                  f"{len(flagged)} of {len(effects)} cards differ significantly (Benjamini-Hochberg, false discovery "
-                  f"rate {SIGNIFICANCE:.0%})" + (f"; {group.uncomparable_cards(kind)} cannot be compared (every such "
-                                                  "seat had them, or none)" if group.uncomparable_cards(kind) else "")
-                  + "."]
+                  "of the same agent in the same turn position whose events did not (Mantel-Haenszel over agent "
+                  "and position). **These are associations, not effects**: a seat chooses these cards, and what "
+                  "it chooses depends on how its game is going (a seat that is behind may play more creatures). "
+                  f"Intervals hold for all {len(effects)} cards at once (95 %, Bonferroni); "
+                  f"{sum(e.flagged for e in effects)} of {len(effects)} are flagged (*)"
+                  + (f"; {group.uncomparable_cards(kind)} cannot be compared (every such seat had them, or none)"
+                     if group.uncomparable_cards(kind) else "") + "."]
         if group.agent_gap() > AGENT_GAP_WARNING:
             lines += ["", f"**Warning: the agents' win rates differ by {group.agent_gap():.0%}.** A card is compared "
                       "within each agent, but what a strong agent chooses to play still marks the games it wins: "
-                      "read these effects with care, or simulate with one agent (`--agents heuristic`)."]
-        lines += ["", "| card | seats with | win rate with | without | difference [95 % CI] | q |",
-                  "|---|---|---|---|---|---|"]
-        shown = effects if len(effects) <= 2 * CARDS_LISTED else effects[:CARDS_LISTED] + effects[-CARDS_LISTED:]
+                      "read these with care, or simulate with one agent (`--agents heuristic`)."]
+        return [*lines, "", *self._effect_table(effects), "", f"What this says: {card_says(group, effects, kind)}"]
+
+    @staticmethod
+    def _effect_table(effects: Sequence[CardEffect]) -> list[str]:
+        lines = ["| card | seats with | win rate with | without | effect [95 % CI, all cards at once] |",
+                 "|---|---|---|---|---|"]
+        shown = [e for rank, e in enumerate(effects)
+                 if e.flagged or rank < CARDS_LISTED or rank >= len(effects) - CARDS_LISTED]
         for effect in shown:
-            mark = " *" if effect.significant else ""
-            lines.append(f"| {effect.card}{mark} | {effect.with_card.games} | {effect.with_card} | "
-                         f"{effect.without.rate:.1%} | {effect.difference:+.1%} [{effect.low:+.1%}, "
-                         f"{effect.high:+.1%}] | {_q(effect.q_value)} |")
-        return [*lines, "", f"What this says: {card_says(group, kind)}"]
+            mark = " *" if effect.flagged else ""
+            without = f"{effect.without.rate:.1%}" if effect.without.games else NOT_MEASURED
+            lines.append(f"| {effect.card}{mark} | {effect.with_card.games} | {effect.with_card} | {without} | "
+                         f"{effect.difference:+.1%} [{effect.low:+.1%}, {effect.high:+.1%}] |")
+        if len(shown) < len(effects):
+            lines.append(f"| ({len(effects) - len(shown)} more within chance: every card is in "
+                         "`bestiary report --json`) | | | | |")
+        return lines
 
     def _value_lines(self, group: GroupSummary) -> list[str]:
         lines = []
@@ -175,6 +253,19 @@ class Report:
             lines = ["", "### Event values (die faces, abilities, choices)", "", *lines]
         return lines
 
+    # -- JSON ---------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Every figure of the report as plain data (schema in docs/balance.md, *The report as data*): the
+        first player count at the top level, any others under `other_player_counts` in the same shape."""
+        groups = list(self.groups.values())
+        provenances = {h.get("players"): provenance_of(h) for h in self.headers}
+        shaped = [{**group_json(group), "provenance": provenances.get(group.players, provenance_of(self.headers[0]))}
+                  for group in groups]
+        out: dict[str, Any] = {"format": REPORT_FORMAT, **shaped[0], "other_player_counts": shaped[1:]}
+        if self.skill is not None:
+            out["skill"] = self.skill.to_json()
+        return out
+
     # -- HTML ---------------------------------------------------------------------------------
     def figures(self) -> dict[str, tuple[Figure, str, str]]:
         """The plots by file stem, each with its caption and a line saying what it shows."""
@@ -182,8 +273,13 @@ class Report:
         first = next(iter(groups.values()))
         figures = {"seat-advantage": (seat_figure(groups), "Win rate by seat in turn order, with 95 % intervals "
                                       "and the fair share.", " ".join(seat_says(g) for g in groups.values())),
-                   "game-length": (length_figure(groups), "Share of games by length in player decisions.",
+                   "game-length": (length_figure(groups), "Share of games by length in turns (in player "
+                                   "decisions where the game counts no turns).",
                                    " ".join(length_says(g) for g in groups.values()))}
+        if any(g.faction_rates() for g in groups.values()):
+            figures["factions"] = (faction_figure(groups), "Win rate by army or faction, per seat played, with 95 % "
+                                   "intervals and the fair share.",
+                                   " ".join(faction_says(g) for g in groups.values() if g.faction_rates()))
         if any(g.lead_changes or g.margins for g in groups.values()):
             figures["drama"] = (drama_figure(groups), "Lead changes per game (where the game keeps a running "
                                 "score) and the winner's margin (where it scores).",
@@ -195,11 +291,19 @@ class Report:
             figures["decisions"] = (decision_figure(groups), "Legal actions at each decision, by agent (left), and "
                                     "the share of forced moves (right).", decision_says(first))
         for group in groups.values():
+            exposure = group.headline_exposure()
+            if exposure is not None:
+                effects = group.exposure_effects(exposure)
+                stem = f"cards-{exposure.replace(' ', '-')}-{group.players}p"
+                figures[stem] = (card_figure(group, effects), f"Effect of each card {exposure} at {group.players} "
+                                 "players (same agent and seat), with intervals that hold for all cards at once.",
+                                 card_says(group, effects))
             for kind in self.kinds_for(group):
+                effects = group.card_effects(kind)
                 stem = f"cards-{kind.replace(':', '-')}-{group.players}p"
-                figures[stem] = (card_figure(group, kind), f"Controlled effect of each card in '{kind}' events "
-                                 f"at {group.players} players (same agent and seat), with 95 % intervals.",
-                                 card_says(group, kind))
+                figures[stem] = (card_figure(group, effects), f"Association of each card in '{kind}' events "
+                                 f"with winning at {group.players} players (same agent and seat): chosen cards, "
+                                 "not effects.", card_says(group, effects, kind))
         if self.skill is not None:
             figures["skill"] = (self.skill.figure(), self.skill.caption(), self.skill.says())
         return figures
@@ -237,6 +341,68 @@ class Report:
         return html_page(self.title(), self.markdown(), self.pngs(), self.captions())
 
 
+REPORT_FORMAT = "bestiary-report/1"
+
+
+def provenance_line(provenance: dict[str, Any]) -> str:
+    """What reproduces a run, in one line: game, options, card file and its hash, agents, seed, version."""
+    options = ", ".join(f"{k}={v}" for k, v in (provenance.get("options") or {}).items())
+    digest = provenance.get("cards_sha256")
+    cards = provenance.get("cards") or "none"
+    return (f"Provenance: {provenance.get('game')} ({options}); cards {cards}"
+            + (f" (sha256 {digest[:16]}…)" if digest else "")
+            + f"; agents {', '.join(provenance.get('agents') or [])}; seed {provenance.get('seed')}; "
+            f"Bestiary {provenance.get('version') or NOT_MEASURED}.")
+
+
+def provenance_of(header: dict[str, Any]) -> dict[str, Any]:
+    """The run's provenance; for files written before runs carried one, what their header says (the
+    card file's hash and Bestiary's version then unknown: None)."""
+    given = header.get("provenance")
+    if isinstance(given, dict):
+        return given
+    card_set = header.get("card_set")
+    card_set = card_set if isinstance(card_set, dict) else {}
+    return {"game": header.get("game"), "options": header.get("options"), "cards": card_set.get("path"),
+            "cards_sha256": None, "agents": header.get("agents"), "seed": header.get("seed"), "version": None}
+
+
+def _interval(value: tuple[float, float, float] | None) -> dict[str, float] | None:
+    return None if value is None else {"mean": value[0], "low": value[1], "high": value[2]}
+
+
+def _rate(rate: Rate) -> dict[str, Any]:
+    return {"rate": rate.rate if rate.games else None, "low": rate.low, "high": rate.high, "of": rate.games}
+
+
+def group_json(group: GroupSummary) -> dict[str, Any]:
+    """One player count's figures as plain data."""
+    cards = [effect.to_json() for exposure in group.exposures() for effect in group.exposure_effects(exposure)]
+    cards += [effect.to_json() for kind in group.card_kinds() for effect in group.card_effects(kind)]
+    places = group.rank_shares()
+    means = group.mean_ranks()
+    seats = [{"seat": position, **_rate(rate), "mean_place": _interval(means[position - 1]),
+              "places": [r.rate for r in places[position - 1]]}
+             for position, rate in enumerate(group.position_rates(), start=1)]
+    factions = [{"faction": name, "seats": rate.games, **_rate(rate)} for name, rate in group.faction_rates().items()]
+    figures = group.length_figures()
+    length: dict[str, Any] = {name: None if value is None else value[0] for name, value in figures.items()}
+    length["intervals"] = {name: _interval(value) for name, value in figures.items()}
+    length["rounds_counted_by"] = ("the game's rounds" if group.rounds else
+                                   "turns over players" if group.turns else None)
+    effects = group.agent_effects()
+    agents = [{"agent": agent, "seats": rate.games, **_rate(rate),
+               "versus_others": None if effects.get(agent) is None else
+               {"effect": effects[agent].value, "low": effects[agent].low, "high": effects[agent].high}}  # type: ignore[union-attr]
+              for agent, rate in group.agent_rates().items()]
+    return {"players": group.players, "games": group.games, "headline_exposure": group.headline_exposure(),
+            "cards": cards, "seats": seats, "factions": factions, "length": length,
+            "endings": {name: _rate(rate) for name, rate in group.ending_rates().items()},
+            "shared_wins": _rate(Rate.of(group.shared_wins, group.games)), "agents": agents,
+            "lead_changes": _interval(group.drama()), "lead_changes_by": sorted(group.lead_sources),
+            "winner_margin": _interval(mean_interval(group.margins))}
+
+
 # -- what the numbers say ---------------------------------------------------------------------
 def seat_says(group: GroupSummary) -> str:
     fair = 1 / group.players
@@ -270,10 +436,30 @@ def agent_says(group: GroupSummary) -> str:
     return text
 
 
+def ordinal(number: int) -> str:
+    return {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
+
+
+def faction_says(group: GroupSummary) -> str:
+    rates = group.faction_rates()
+    fair = 1 / group.players
+    name, rate = max(rates.items(), key=lambda item: abs(item[1].rate - fair))
+    draws = group.ending_rates()["draw"]
+    drawn = (f" {draws.rate:.0%} of games are draws (each a share of a win to every seat), so a faction's edge "
+             "shows in fewer games than it seems." if draws.wins else "")
+    if rate.low <= fair <= rate.high:
+        return (f"No army wins beyond chance: the furthest from a fair share, {name}, wins {rate.rate:.1%} "
+                f"[{rate.low:.1%}, {rate.high:.1%}] of its seats.{drawn}")
+    return (f"{name} wins {rate.rate:.1%} [{rate.low:.1%}, {rate.high:.1%}] of its seats against a fair "
+            f"{fair:.0%}: the armies are not balanced.{drawn}")
+
+
 def length_says(group: GroupSummary) -> str:
     stats = group.length_stats()
-    return (f"At {group.players} players a game takes {stats['mean']:.0f} decisions on average "
-            f"({stats['mean'] / group.players:.0f} a player); 90 % take {stats['p5']}-{stats['p95']}.")
+    turns = group.length_figures()["turns"]
+    in_turns = "" if turns is None else f"{turns[0]:.1f} turns [{turns[1]:.1f}, {turns[2]:.1f}] and "
+    return (f"At {group.players} players a game takes {in_turns}{stats['mean']:.0f} decisions on average "
+            f"({stats['mean'] / group.players:.0f} a player); 90 % take {stats['p5']}-{stats['p95']} decisions.")
 
 
 def drama_says(group: GroupSummary) -> str:
@@ -298,17 +484,32 @@ def decision_says(group: GroupSummary) -> str:
     return f"At {group.players} players " + "; ".join(parts) + "."
 
 
-def card_says(group: GroupSummary, kind: str) -> str:
-    effects = group.card_effects(kind)
+def card_says(group: GroupSummary, effects: Sequence[CardEffect], kind: str | None = None) -> str:
+    """The flagged cards, strongest and weakest; no card is called strongest on a figure within chance."""
+    table = f"cards {effects[0].exposure}" if effects and effects[0].random else f"'{kind}' events"
     if not effects:
-        return f"No card of the '{kind}' events can be compared at {group.players} players."
-    flagged = [e for e in effects if e.significant]
-    strongest, weakest = effects[0], effects[-1]
-    text = (f"{len(flagged)} of {len(effects)} cards differ beyond chance once agent and seat are held equal; "
-            f"the strongest, {strongest.card}, adds {points(strongest.difference)} "
-            f"{interval_text(strongest.low, strongest.high)}, the weakest, {weakest.card}, "
-            f"{points(weakest.difference)} {interval_text(weakest.low, weakest.high)}.")
-    if kind in group.score_kinds:
+        return f"No card of the {table} can be compared at {group.players} players."
+    flagged = [e for e in effects if e.flagged]
+    verb = "changes its holder's win rate" if effects[0].random else "goes with a different win rate"
+    if not flagged:
+        text = (f"No card of {len(effects)} {verb} beyond chance at {group.players} players "
+                f"({group.games} games); the largest figure, {effects[0].card} at {points(effects[0].difference)}, "
+                "is within its interval of zero.")
+    else:
+        up = [e for e in flagged if e.difference > 0]
+        down = [e for e in flagged if e.difference < 0]
+        parts = []
+        if up:
+            parts.append(f"{up[0].card} adds {points(up[0].difference)} {interval_text(up[0].low, up[0].high)}"
+                         + (f" (and {len(up) - 1} more)" if len(up) > 1 else ""))
+        if down:
+            parts.append(f"{down[-1].card} costs {points(-down[-1].difference)} "
+                         f"{interval_text(down[-1].low, down[-1].high)}"
+                         + (f" (and {len(down) - 1} more)" if len(down) > 1 else ""))
+        text = f"{len(flagged)} of {len(effects)} cards {verb} beyond chance: " + "; ".join(parts) + "."
+    if not effects[0].random:
+        text += " These seats chose their cards: an association, not the card's effect."
+    if kind is not None and kind in group.score_kinds:
         text += f" '{kind}' is the score itself, so this is no measure of the cards."
     return text
 
@@ -332,10 +533,6 @@ def html_page(title: str, markdown_text: str, pngs: dict[str, bytes],
 STYLE = ("body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;color:#222}"
          "table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .6rem}"
          "th{background:#f3f3f3}figure{margin:1.5rem 0}img{max-width:100%}figcaption{color:#666}")
-
-
-def _q(value: float) -> str:
-    return f"{value:.2g}" if value >= 1e-12 else "< 1e-12"  # below that the normal tail is only rounding
 
 
 def _ordered(counts: dict[str, int]) -> list[tuple[str, int]]:
@@ -390,18 +587,40 @@ def length_figure(groups: dict[int, GroupSummary]) -> Figure:
 
     figure = new_figure(figsize=(7, 3.6))
     ax = figure.subplots()
-    low = min(min(g.lengths) for g in groups.values())
-    high = max(max(g.lengths) for g in groups.values())
+    by_turns = all(len(g.turns) == g.games for g in groups.values())  # turns where the rule book counts them
+    lengths = {players: (g.turns if by_turns else g.lengths) for players, g in groups.items()}
+    low = min(min(values) for values in lengths.values())
+    high = max(max(values) for values in lengths.values())
     bins = [x - 0.5 for x in range(low, high + 2)]  # one bar per length, centred on it
-    for group in groups.values():
-        ax.hist(group.lengths, bins=bins, histtype="step", linewidth=1.5, density=True,
-                label=f"{group.players} players (mean {mean(group.lengths):.1f})")
+    for players, values in lengths.items():
+        ax.hist(values, bins=bins, histtype="step", linewidth=1.5, density=True,
+                label=f"{players} players (mean {mean(values):.1f})")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("game length: player decisions per game (all seats together)")
+    ax.set_xlabel("game length: turns per game, as the rule book counts them" if by_turns else
+                  "game length: player decisions per game (all seats together)")
     ax.set_ylabel("share of games")
     ax.yaxis.set_major_formatter("{x:.0%}" if ax.get_ylim()[1] > 0.1 else "{x:.1%}")  # no repeated labels
     ax.set_title("Game length")
     ax.legend(fontsize="small")
+    return figure
+
+
+def faction_figure(groups: dict[int, GroupSummary]) -> Figure:
+    shown = [g for g in groups.values() if g.faction_rates()]
+    figure = new_figure(figsize=(max(5.0, 3.6 * len(shown) + 1), 3.6))
+    axes = figure.subplots(1, len(shown), sharey=True, squeeze=False)[0]
+    for ax, group in zip(axes, shown, strict=True):
+        rates = group.faction_rates()
+        fair = 1 / group.players
+        values, errors = _error_bars(list(rates.values()))
+        colours = ["#c0392b" if r.low > fair else "#2471a3" if r.high < fair else "#7f8c8d" for r in rates.values()]
+        ax.bar(list(rates), values, yerr=errors, color=colours, capsize=4)
+        ax.axhline(fair, color="black", linestyle="--", linewidth=1, label="fair share")
+        ax.set_title(f"{group.players} players ({group.games} games)")
+        ax.legend(fontsize="small")
+    axes[0].set_ylabel("win rate per seat played (95 % CI)")
+    axes[0].yaxis.set_major_formatter("{x:.0%}")
+    figure.suptitle("Armies and factions\nred: above a fair share, blue: below, grey: within chance", fontsize=10)
     return figure
 
 
@@ -422,7 +641,8 @@ def drama_figure(groups: dict[int, GroupSummary]) -> Figure:
             ax.hist(group.lead_changes, bins=[x - 0.5 for x in range(most + 2)], histtype="step", density=True,
                     linewidth=1.5, label=f"{group.players} players (mean {mean(group.lead_changes):.2f})")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel("lead changes per game (leader: highest running score)")
+        ax.set_xlabel("lead changes per game (leader: highest running score, or position value where the game "
+                      "keeps no score)")
         ax.set_ylabel("share of games")
         ax.yaxis.set_major_formatter("{x:.0%}")
         ax.set_title("Drama: how often the lead changes hands", fontsize=10)
@@ -498,14 +718,16 @@ def agent_figure(groups: dict[int, GroupSummary]) -> Figure:
     return figure
 
 
-def card_figure(group: GroupSummary, kind: str) -> Figure:
-    effects: list[CardEffect] = list(reversed(group.card_effects(kind)))  # strongest at the top
+def card_figure(group: GroupSummary, ranked: Sequence[CardEffect]) -> Figure:
+    effects: list[CardEffect] = list(reversed(ranked))  # strongest at the top
+    what = (f"cards {effects[0].exposure}" if effects and effects[0].random
+            else f"cards in '{effects[0].exposure}' events (an association)" if effects else "cards")
     figure = new_figure(figsize=(7.5, 0.22 * len(effects) + 1.6))
     ax = figure.subplots()
     rows = range(len(effects))
 
     def colour(effect: CardEffect) -> str:
-        return ("#c0392b" if effect.difference > 0 else "#2471a3") if effect.significant else "#7f8c8d"
+        return ("#c0392b" if effect.difference > 0 else "#2471a3") if effect.flagged else "#7f8c8d"
 
     for shade in ("#c0392b", "#2471a3", "#7f8c8d"):  # one call per colour: far faster than one per card
         chosen = [(row, e) for row, e in zip(rows, effects, strict=True) if colour(e) == shade]
@@ -517,9 +739,9 @@ def card_figure(group: GroupSummary, kind: str) -> Figure:
     ax.set_yticks(list(rows), [f"{e.card} (n={e.with_card.games})" for e in effects], fontsize=7)
     ax.set_ylim(-1, len(effects))
     ax.xaxis.set_major_formatter(lambda x, _: f"{x * 100:+.0f} pts")
-    ax.set_xlabel(f"win rate with the card in a '{kind}' event minus without,\nsame agent and seat (95 % CI)")
-    ax.set_title(f"Card effect, {group.players} players: red helps its holder, blue hurts, grey is within chance\n"
-                 f"(significance after Benjamini-Hochberg correction, false discovery rate {SIGNIFICANCE:.0%})",
+    ax.set_xlabel(f"change in win rate, {what}; same agent and seat\n"
+                  f"(intervals hold for all {len(effects)} cards at once, 95 %)")
+    ax.set_title(f"Cards, {group.players} players: red helps its holder, blue hurts, grey is within chance",
                  fontsize=10)
     return figure
 

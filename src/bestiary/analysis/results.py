@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 RESULTS_FORMAT = "bestiary-simulation/1"
 SUFFIXES = (".jsonl", ".parquet")
 NESTED = ("agents", "returns", "winners", "scores", "card_events", "event_counts", "event_values", "decisions",
-          "score_kinds")
+          "score_kinds", "exposures", "exposure_kinds", "factions", "ranking")
 PARQUET_BATCH = 2000
 
 Record = dict[str, Any]
@@ -142,11 +142,12 @@ def _parse_line(path: Path, line: str, number: int) -> Record:
 
 def _intern(record: Record) -> Record:
     # card ids repeat in every record: one string object each keeps a large run small in memory
-    events = record.get("card_events")
-    if isinstance(events, dict):
-        for seats in events.values():
-            for seat, cards in seats.items():
-                seats[seat] = [sys.intern(c) for c in cards]
+    for key in ("card_events", "exposures"):
+        events = record.get(key)
+        if isinstance(events, dict):
+            for seats in events.values():
+                for seat, cards in seats.items():
+                    seats[seat] = [sys.intern(c) for c in cards]
     return record
 
 

@@ -8,8 +8,8 @@ whichever worker, process or machine plays it: results do not depend on `jobs` o
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
-import os
 import tempfile
 import time
 from collections import Counter
@@ -48,6 +48,7 @@ class SimulationSpec:
     labels: dict[str, Any] = field(default_factory=dict)  # e.g. the swept parameter and its value
     card_file_name: str | None = None  # what errors call the card file: the user's own path, not a copy
     timing: bool = False  # also record each seat's thinking time (wall clock, so records then differ by run)
+    value_leads: bool = False  # without a running score, follow the lead by position value (slower: a replay)
 
     def __post_init__(self) -> None:
         if not self.agents:
@@ -62,8 +63,26 @@ class SimulationSpec:
 
     def header(self) -> dict[str, Any]:
         game = configured_game(self)
-        return {**game.header(), "players": self.players, "agents": list(self.agents), "seed": self.seed,
-                "labels": dict(self.labels)}
+        header = {**game.header(), "players": self.players, "agents": list(self.agents), "seed": self.seed,
+                  "labels": dict(self.labels), "provenance": self.provenance()}
+        if self.card_file_text is not None:  # the designer's file, not the copy the game read
+            header["options"] = {**header["options"], CARD_FILE_OPTION: self.card_file_name}
+            if isinstance(header.get("card_set"), dict):
+                header["card_set"] = {**header["card_set"], "path": self.card_file_name}
+        return header
+
+    def provenance(self) -> dict[str, Any]:
+        """What reproduces this run: the game and its options, the card file as the user named it and the
+        sha256 of its text, the agents, the master seed and Bestiary's version."""
+        from bestiary import __version__
+
+        text = played_card_text(self)
+        options = {key: value for key, value in configured_game(self).options_dict().items()
+                   if key != CARD_FILE_OPTION}
+        cards = self.card_file_name if self.card_file_text is not None else shipped_card_name(self)
+        return {"game": self.game, "options": options, "cards": cards,
+                "cards_sha256": None if text is None else hashlib.sha256(text.encode()).hexdigest(),
+                "agents": list(self.agents), "seed": self.seed, "version": __version__}
 
 
 def game_seed(master_seed: int, number: int) -> int:
@@ -77,15 +96,30 @@ def lineup(agents: Sequence[str], players: int, number: int) -> list[str]:
     return [agents[(seat + number) % len(agents)] for seat in range(players)]
 
 
-def card_file_path(text: str) -> str:
-    """A local file holding a card file's text, named by its content so every worker reuses it."""
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-    path = Path(tempfile.gettempdir()) / f"bestiary-cards-{digest}.toml"
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        partial = path.with_suffix(f".{os.getpid()}.part")  # then renamed: readers never see half a file
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(path)
-    return str(path)
+STARTER_PREFIX = "starter:"  # how a game names a card file shipped in its package's cards/ folder
+
+
+def shipped_card_name(spec: SimulationSpec) -> str | None:
+    """The shipped card file a spec without its own plays with (e.g. `starter:starter.toml`), if any."""
+    info = configured_game(spec).card_set_info()
+    return str(info["path"]) if isinstance(info, dict) and info.get("path") else None
+
+
+def played_card_text(spec: SimulationSpec) -> str | None:
+    """The text of the card file the spec plays with; None for a game without one."""
+    if spec.card_file_text is not None:
+        return spec.card_file_text
+    name = shipped_card_name(spec)
+    if name is None:
+        return None
+    path = name
+    if name.startswith(STARTER_PREFIX):
+        game = configured_game(spec)
+        path = str(Path(inspect.getfile(type(game))).parent / "cards" / name[len(STARTER_PREFIX):])
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError:
+        return None
 
 
 def configured_game(spec: SimulationSpec) -> Game:
@@ -96,17 +130,21 @@ def configured_game(spec: SimulationSpec) -> Game:
 
 @lru_cache(maxsize=16)
 def _load(name: str, options: str, card_file_text: str | None, card_file_name: str | None) -> Game:
+    """The game with its card file's text written to a private copy for the game to read, the copy removed
+    at once (the game reads its cards when it is made)."""
     settings = json.loads(options)
     if card_file_text is None:
         return load_game(name, **settings)
-    copy = card_file_path(card_file_text)
-    settings[CARD_FILE_OPTION] = copy
-    try:
-        return load_game(name, **settings)
-    except BestiaryError as error:
-        if card_file_name is None or copy not in str(error):
-            raise
-        raise renamed(error, copy, card_file_name) from None
+    with tempfile.TemporaryDirectory(prefix="bestiary-cards-") as folder:
+        copy = str(Path(folder) / "cards.toml")
+        Path(copy).write_text(card_file_text, encoding="utf-8")
+        settings[CARD_FILE_OPTION] = copy
+        try:
+            return load_game(name, **settings)
+        except BestiaryError as error:
+            if copy not in str(error):
+                raise
+            raise renamed(error, copy, card_file_name or "the card file") from None
 
 
 def renamed(error: BestiaryError, path: str, name: str) -> BestiaryError:
@@ -131,10 +169,40 @@ def play_game(game: Game, spec: SimulationSpec, number: int) -> dict[str, Any]:
         "game_number": number, "seed": seed, "players": game.num_players, "agents": names,
         "first_player": next((p for p, _ in state.history() if p >= 0), 0),
         "returns": returns, "winners": winners_of(result, returns), "length": decisions,
-        "scores": result.get("scores"), "decisions": [seat.summary() for seat in seats],
+        "scores": result.get("scores"), "ranking": result.get("ranking"),
+        "decisions": [seat.summary() for seat in seats],
     }
     record.update(feed(state.all_events(), standard_listeners()))
+    record["lead_source"] = "score" if record["lead_changes"] is not None else None
+    if record["lead_changes"] is None and spec.value_leads:  # no running score: the position's value
+        record["lead_changes"] = value_lead_changes(game, seed, state.history())
+        record["lead_source"] = None if record["lead_changes"] is None else "position value"
     return record
+
+
+LEAD_MARGIN = 0.1  # a seat leads by value only this far (on the returns' scale) ahead of the next: no flicker
+
+
+def value_lead_changes(game: Game, seed: int, history: Sequence[tuple[int, Any]]) -> int | None:
+    """Lead changes by the game's position value (what the searches score a position by): the game is
+    replayed and valued whenever the seat to act changes, and a change is counted when a different seat
+    leads by at least LEAD_MARGIN. None where the game has no value or never gives one."""
+    state = game.new_initial_state(seed)
+    leader: int | None = None
+    changes, valued, last_actor = 0, False, None
+    for player, action in history:
+        actor = state.current_player()
+        if actor >= 0 and actor != last_actor:
+            last_actor = actor
+            values = game.heuristic_value(state)
+            if values is not None:
+                valued = True
+                order = sorted(range(len(values)), key=lambda p: -values[p])
+                if len(order) > 1 and values[order[0]] - values[order[1]] >= LEAD_MARGIN and order[0] != leader:
+                    changes += leader is not None
+                    leader = order[0]
+        state.apply_action(action, player=None if player == CHANCE else player)
+    return changes if valued else None
 
 
 @dataclass

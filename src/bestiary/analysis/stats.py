@@ -58,19 +58,6 @@ def two_proportion_p_value(successes_a: float, trials_a: float, successes_b: flo
     return 2 * (1 - NormalDist().cdf(abs(z)))
 
 
-def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
-    """Adjusted p-values (q-values) controlling the false discovery rate over many comparisons."""
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [1.0] * m
-    running = 1.0
-    for rank in range(m, 0, -1):
-        i = order[rank - 1]
-        running = min(running, p_values[i] * m / rank)
-        adjusted[i] = min(1.0, running)
-    return adjusted
-
-
 @dataclass(frozen=True)
 class Rate:
     """A win rate with its sample size and Wilson interval."""
@@ -104,6 +91,16 @@ class Difference:
     high: float
     p_value: float
     strata: int  # strata with seats on both sides
+    error: float = math.nan  # standard error of `value`
+
+    def widened(self, comparisons: int, confidence: float = 0.95) -> tuple[float, float]:
+        """The interval that holds for `comparisons` estimates at once (Bonferroni): each at confidence
+        1 - (1 - confidence) / comparisons, so the chance that any of them misses its true value stays
+        below 1 - confidence."""
+        if math.isnan(self.error):
+            return (self.low, self.high)
+        half = z_for(1 - (1 - confidence) / max(1, comparisons)) * self.error
+        return clamped(self.value, half)
 
 
 def controlled_difference(exposed: np.ndarray, strata: np.ndarray, outcomes: np.ndarray,
@@ -150,7 +147,69 @@ def controlled_difference(exposed: np.ndarray, strata: np.ndarray, outcomes: np.
         p_value = 1.0 if value == 0 else 0.0
     else:
         p_value = 2 * (1 - NormalDist().cdf(abs(value) / math.sqrt(variance)))
-    return Difference(value, max(-1.0, value - half), min(1.0, value + half), p_value, int(usable.sum()))
+    return Difference(value, max(-1.0, value - half), min(1.0, value + half), p_value, int(usable.sum()),
+                      math.sqrt(variance))
+
+
+def stratum_centred(values: np.ndarray, strata: np.ndarray) -> np.ndarray:
+    """Each value less the mean of its stratum (0 where `strata` is -1: left out)."""
+    valid = strata >= 0
+    index = np.where(valid, strata, 0)
+    count = int(index.max()) + 1 if index.size else 0
+    sizes = np.bincount(index[valid], minlength=count).astype(float)
+    sums = np.bincount(index[valid], weights=values[valid], minlength=count)
+    means = np.divide(sums, sizes, out=np.zeros(count), where=sizes > 0)
+    return np.where(valid, values - means[index], 0.0)
+
+
+def exposure_influence(counts: np.ndarray, totals: np.ndarray, share: float, strata: np.ndarray,
+                       outcomes: np.ndarray) -> tuple[float, np.ndarray, int] | None:
+    """`exposure_effect`'s estimate, each game's part in its error (the estimate moves by about that much
+    if the game is left out), and the number of games that inform it; None as there."""
+    valid = strata >= 0
+    surplus = np.where(valid, counts - totals * share, 0.0)
+    exposure = stratum_centred(counts, strata)
+    result = stratum_centred(outcomes, strata)
+    scale = float((surplus * exposure).sum())
+    if scale <= 1e-12:
+        return None
+    value = float((surplus * result).sum()) / scale
+    influence = (surplus * (result - value * exposure)).sum(axis=1) / scale
+    games = int(np.count_nonzero((surplus != 0).any(axis=1)))
+    return (value, influence, games) if games >= 2 else None
+
+
+def exposure_effect(counts: np.ndarray, totals: np.ndarray, share: float, strata: np.ndarray,
+                    outcomes: np.ndarray, confidence: float = 0.95) -> Difference | None:
+    """The effect on a seat's win share of chance giving it one more copy of a card, in place of an
+    average card of the same exposure, over games × seats arrays.
+
+    `counts`: copies of the card chance gave each seat (dealt or drawn); `totals`: every card it was given
+    that way; `share`: the card's share of all such cards. Chance gives a seat the card on each draw with
+    about that share, whatever the seat does, so `counts - totals * share` (the copies above or below a
+    seat's expected number) is as good as a coin flip: it is independent of how the seat plays and of how
+    many cards it draws. Seats that draw more because they are behind then no longer make a card look weak.
+    The effect is the instrumental-variable estimate with that surplus as instrument, within the strata
+    (agent and position: `strata`, -1 leaves a seat out), and its variance is cluster-robust by game (a
+    game's seats share one result). None when no seat's count differs from what was expected."""
+    fitted = exposure_influence(counts, totals, share, strata, outcomes)
+    if fitted is None:
+        return None
+    value, influence, games = fitted
+    valid = strata >= 0
+    surplus = np.where(valid, counts - totals * share, 0.0)
+    variance = float((influence ** 2).sum()) * games / (games - 1)
+    error = math.sqrt(variance)
+    half = z_for(confidence) * error
+    p_value = (1.0 if value == 0 else 0.0) if error == 0 else 2 * (1 - NormalDist().cdf(abs(value) / error))
+    strata_used = len(np.unique(strata[valid & (surplus != 0)]))
+    return Difference(value, *clamped(value, half), p_value, strata_used, error)
+
+
+def clamped(value: float, half: float) -> tuple[float, float]:
+    """value ± half, kept within the possible changes of a win rate (-1 to 1) but never past the estimate
+    (a few games can put an estimate itself beyond them)."""
+    return (min(value, max(-1.0, value - half)), max(value, min(1.0, value + half)))
 
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float] | None:

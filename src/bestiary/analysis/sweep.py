@@ -10,20 +10,22 @@ game by game, and so tighter than two independent runs would give.
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import json
 import re
+import textwrap
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from bestiary.analysis.backends import simulate
-from bestiary.analysis.report import new_figure
+from bestiary.analysis.report import new_figure, provenance_line
 from bestiary.analysis.results import write_results
-from bestiary.analysis.simulate import CARD_FILE_OPTION, SimulationSpec, configured_game
+from bestiary.analysis.simulate import CARD_FILE_OPTION, SimulationSpec, configured_game, played_card_text
 from bestiary.analysis.stats import Rate, mean_interval
 from bestiary.analysis.summary import CardEffect, GroupSummary
 from bestiary.core.errors import OptionError
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
 
 CARD_PREFIX = "card."
 SEAT_DEVIATION = "largest seat deviation from a fair share"
-STARTER_PREFIX = "starter:"  # how a game names a card file shipped in its package's cards/ folder
 
 
 @dataclass(frozen=True)
@@ -121,18 +122,13 @@ def specs_for(base: SimulationSpec, parameters: Parameter | Sequence[Parameter])
 
 def base_card_file(spec: SimulationSpec) -> str:
     """The text of the card file the spec plays with."""
-    if spec.card_file_text is not None:
-        return spec.card_file_text
     game = configured_game(spec)
     if CARD_FILE_OPTION not in type(game).Options.model_fields:
         raise OptionError(f"{spec.game} takes no card file, so it has no card parameters")
-    info = game.card_set_info()
-    if info is None:
+    text = played_card_text(spec)
+    if text is None:
         raise OptionError(f"{spec.game} plays without cards, so it has no card parameters")
-    path = info["path"]
-    if path.startswith(STARTER_PREFIX):
-        path = str(Path(inspect.getfile(type(game))).parent / "cards" / path[len(STARTER_PREFIX):])
-    return Path(path).read_text(encoding="utf-8")
+    return text
 
 
 def card_file_with(spec: SimulationSpec, card_id: str, field: str, value: Any) -> str:
@@ -266,8 +262,9 @@ class SweepPoint:
                 [float(a - b) for a, b in zip(summary.lengths, base.lengths, strict=True)], signed=True)
         if self.card_effect is not None:
             effect = self.card_effect
-            out["swept card: holder's win rate minus others' (same agent and seat)"] = Metric(
-                effect.difference, True, effect.low, effect.high, signed=True)
+            what = f"{effect.exposure} a copy" if effect.random else f"in '{effect.exposure}' events, an association"
+            out[f"swept card: win rate change, {what} (same agent and seat)"] = Metric(
+                effect.difference, True, effect.effect.low, effect.effect.high, signed=True)
         return out
 
 
@@ -293,7 +290,8 @@ def run_sweep(base: SimulationSpec, parameters: Parameter | Sequence[Parameter],
         effect = None
         if card is not None:
             kinds = summary.card_kinds()
-            effect = next((e for e in summary.card_effects(kinds[0]) if e.card == card[0]), None) if kinds else None
+            effects = summary.headline_effects() or (summary.card_effects(kinds[0]) if kinds else [])
+            effect = next((e for e in effects if e.card == card[0]), None)
         points.append(SweepPoint(setting, summary, effect, points[0].summary if points else None))
     return points
 
@@ -308,7 +306,9 @@ def sweep_title(parameters: Sequence[Parameter]) -> str:
     return " × ".join(p.name for p in parameters)
 
 
-def sweep_markdown(parameters: Parameter | Sequence[Parameter], points: Sequence[SweepPoint]) -> str:
+def sweep_markdown(parameters: Parameter | Sequence[Parameter], points: Sequence[SweepPoint],
+                   base: SimulationSpec | None = None) -> str:
+    """The table of every setting's figures; with `base`, a line of provenance first."""
     chosen = [parameters] if isinstance(parameters, Parameter) else list(parameters)
     names = list(points[-1].metrics())
     heads = [p.name for p in chosen] + names
@@ -317,63 +317,130 @@ def sweep_markdown(parameters: Parameter | Sequence[Parameter], points: Sequence
         metrics = point.metrics()
         cells = [str(v) for v in point.setting] + [str(metrics[n]) if n in metrics else "(baseline)" for n in names]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n\n" + f"What this says: {sweep_says(chosen, points)}\n"
+    head = "" if base is None else provenance_line(base.provenance()) + "\n\n"
+    return head + "\n".join(lines) + "\n\n" + f"What this says: {sweep_says(chosen, points)}\n"
+
+
+def swept_card_metric(point: SweepPoint) -> str | None:
+    return next((name for name in point.metrics() if name.startswith("swept card:")), None)
 
 
 def sweep_says(parameters: Sequence[Parameter], points: Sequence[SweepPoint]) -> str:
+    """First what moving the swept item did (its own effect where it is a card, the first player's share and
+    the length), then the fairest setting."""
+    first, last = points[0], points[-1]
+    name = parameters[0].name
+    parts = []
+    card_metric = swept_card_metric(last)
+    if card_metric is not None and card_metric in first.metrics():
+        before, after = first.metrics()[card_metric], last.metrics()[card_metric]
+        parts.append(f"the card's own effect goes from {before} to {after}")
+    paired_first = last.metrics().get("first-player win rate against the first setting (paired)")
+    if paired_first is not None and paired_first.low is not None and paired_first.high is not None:
+        beyond = paired_first.low > 0 or paired_first.high < 0
+        parts.append(f"the first player's win rate moves {paired_first}"
+                     + ("" if beyond else " (within chance)"))
+    paired_length = last.metrics().get("length against the first setting (paired)")
+    if paired_length is not None:
+        parts.append(f"games change by {paired_length} decisions")
+    text = ""
+    if len(points) > 1 and parts:
+        text = f"From {first.label()} to {last.label()} ({sweep_title(parameters)}), " + "; ".join(parts) + ". "
+    elif len(points) > 1:
+        text = f"{name} was swept from {first.label()} to {last.label()}. "
     fairest = min(points, key=lambda p: seat_deviation(p.summary).value or 0.0)
     deviation = seat_deviation(fairest.summary)
-    text = (f"The fairest setting is {fairest.label()} ({sweep_title(parameters)}): its furthest seat is "
-            f"{deviation} from a fair share.")
+    text += (f"For seat fairness, the fairest setting is {fairest.label()}: its furthest seat is {deviation} from a "
+             "fair share.")
     moved = [p for p in points[1:] if (m := p.metrics().get("first-player win rate against the first setting "
                                                             "(paired)")) and m.low is not None
              and m.high is not None and (m.low > 0 or m.high < 0)]
     if len(points) > 1:
         text += (f" {len(moved)} of {len(points) - 1} settings move the first player's win rate beyond chance "
-                 f"against {points[0].label()} on the same deals.")
+                 f"against {first.label()} on the same deals.")
     return text
 
 
+def _numeric(values: Sequence[Any]) -> bool:
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+
+
 def sweep_figure(parameters: Parameter | Sequence[Parameter], points: Sequence[SweepPoint]) -> Figure:
-    """One small plot per metric against the setting, with 95 % intervals where there are any. Axes start
-    at zero (or span it), so a small change does not look like a large one. Unmeasurable metrics are left
-    out."""
+    """One small plot per metric, the swept card's own effect first, with 95 % intervals. One parameter:
+    each metric against its values, a numeric axis drawn to scale. Two: a heatmap per metric over their
+    grid, each cell with its value and interval. Unmeasurable metrics are left out."""
     chosen = [parameters] if isinstance(parameters, Parameter) else list(parameters)
     names = [n for n in points[-1].metrics() if any(n in p.metrics() and p.metrics()[n].value is not None
                                                     for p in points)]
-    columns = 3
+    card_metric = swept_card_metric(points[-1])
+    if card_metric in names:
+        names.remove(card_metric)
+        names.insert(0, card_metric)
+    columns = min(3, len(names)) or 1
     rows = (len(names) + columns - 1) // columns
-    figure = new_figure(figsize=(4.4 * columns, 3.4 * rows))
+    grid_of_two = len(chosen) == 2
+    figure = new_figure(figsize=(4.8 * columns, (3.9 if grid_of_two else 3.4) * rows))
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
     for ax, name in zip(axes, names, strict=False):
-        shown = [(x, p.metrics()[name]) for x, p in enumerate(points) if name in p.metrics()
-                 and p.metrics()[name].value is not None]
-        x = [i for i, _ in shown]
-        metrics = [m for _, m in shown]
-        values = [m.value or 0.0 for m in metrics]
-        if metrics[0].low is not None:
-            errors = [[v - (m.low if m.low is not None else v) for v, m in zip(values, metrics, strict=True)],
-                      [(m.high if m.high is not None else v) - v for v, m in zip(values, metrics, strict=True)]]
-            ax.errorbar(x, values, yerr=errors, fmt="o-", capsize=4)
+        if grid_of_two:
+            _heatmap(ax, chosen, points, name)
         else:
-            ax.plot(x, values, "o-")
-        tops = [m.high if m.high is not None else v for v, m in zip(values, metrics, strict=True)]
-        bottoms = [m.low if m.low is not None else v for v, m in zip(values, metrics, strict=True)]
-        ax.set_ylim(min(0.0, min(bottoms) * 1.15), max(0.0, max(tops) * 1.15) or 1.0)
-        if metrics[0].percent:
-            ax.yaxis.set_major_formatter("{x:.0%}" if max(tops) - min(bottoms) > 0.04 else "{x:.1%}")
-        if name == FIRST_PLAYER:
-            ax.axhline(1 / points[0].summary.players, color="black", linestyle="--", linewidth=1,
-                       label="fair share")
-            ax.legend(fontsize="small")
-        if min(bottoms) < 0:
-            ax.axhline(0, color="black", linewidth=1)
-        ax.set_xticks(range(len(points)), [p.label() for p in points], rotation=30 if len(chosen) > 1 else 0,
-                      fontsize=8)
-        ax.set_xlabel(sweep_title(chosen), fontsize=8)
-        ax.set_title(name, fontsize=9)
+            _line(ax, chosen[0], points, name)
+        ax.set_title(textwrap.fill(name, 42), fontsize=9)
     for ax in axes[len(names):]:
         ax.set_visible(False)
-    figure.suptitle(f"Sweep of {sweep_title(chosen)} ({points[0].summary.games} games a setting on the same "
-                    f"seeds, {points[0].summary.players} players; bars: 95 % CI)", fontsize=10)
+    figure.suptitle(textwrap.fill(f"Sweep of {sweep_title(chosen)}: {points[0].summary.games} games a setting on the "
+                                  f"same seeds, {points[0].summary.players} players (95 % intervals)", 110),
+                    fontsize=10)
     return figure
+
+
+def _line(ax: Any, parameter: Parameter, points: Sequence[SweepPoint], name: str) -> None:
+    shown = [(p, p.metrics()[name]) for p in points if name in p.metrics() and p.metrics()[name].value is not None]
+    numeric = _numeric(parameter.values)
+    x = [float(p.value) if numeric else points.index(p) for p, _ in shown]
+    metrics = [m for _, m in shown]
+    values = [m.value or 0.0 for m in metrics]
+    if metrics[0].low is not None:
+        errors = [[v - (m.low if m.low is not None else v) for v, m in zip(values, metrics, strict=True)],
+                  [(m.high if m.high is not None else v) - v for v, m in zip(values, metrics, strict=True)]]
+        ax.errorbar(x, values, yerr=errors, fmt="o-", capsize=4)
+    else:
+        ax.plot(x, values, "o-")
+    tops = [m.high if m.high is not None else v for v, m in zip(values, metrics, strict=True)]
+    bottoms = [m.low if m.low is not None else v for v, m in zip(values, metrics, strict=True)]
+    ax.set_ylim(min(0.0, min(bottoms) * 1.15), max(0.0, max(tops) * 1.15) or 1.0)
+    if metrics[0].percent:
+        ax.yaxis.set_major_formatter("{x:.0%}" if max(tops) - min(bottoms) > 0.04 else "{x:.1%}")
+    if name == FIRST_PLAYER:
+        ax.axhline(1 / points[0].summary.players, color="black", linestyle="--", linewidth=1, label="fair share")
+        ax.legend(fontsize="small")
+    if min(bottoms) < 0:
+        ax.axhline(0, color="black", linewidth=1)
+    if numeric:
+        ax.set_xticks([float(v) for v in parameter.values], [str(v) for v in parameter.values], fontsize=8)
+    else:
+        ax.set_xticks(range(len(points)), [p.label() for p in points], fontsize=8)
+    ax.set_xlabel(parameter.name + (" (to scale)" if numeric else ""), fontsize=8)
+
+
+def _heatmap(ax: Any, parameters: Sequence[Parameter], points: Sequence[SweepPoint], name: str) -> None:
+    across, down = parameters
+    values = np.full((len(down.values), len(across.values)), np.nan)
+    labels: dict[tuple[int, int], str] = {}
+    for point in points:
+        metric = point.metrics().get(name)
+        if metric is None or metric.value is None:
+            continue
+        column, row = across.values.index(point.setting[0]), down.values.index(point.setting[1])
+        values[row, column] = metric.value
+        labels[(row, column)] = str(metric).replace(" [", "\n[")
+    image = ax.imshow(values, cmap="viridis", aspect="auto", origin="lower")
+    for (row, column), text in labels.items():
+        ax.text(column, row, text, ha="center", va="center", fontsize=6.5, color="white",
+                bbox={"facecolor": "black", "alpha": 0.35, "linewidth": 0, "pad": 1})
+    ax.set_xticks(range(len(across.values)), [str(v) for v in across.values], fontsize=8)
+    ax.set_yticks(range(len(down.values)), [str(v) for v in down.values], fontsize=8)
+    ax.set_xlabel(across.name, fontsize=8)
+    ax.set_ylabel(down.name, fontsize=8)
+    ax.figure.colorbar(image, ax=ax, shrink=0.8)

@@ -29,17 +29,24 @@ def fit_value_command(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes (0: one per core)")] = 0,
     out: Annotated[Path | None, typer.Option("--out", help="write the value file here (e.g. the game's "
                                                            "value.toml)")] = None,
+    cards: Annotated[Path | None, typer.Option("--cards", help="your own card file")] = None,
 ) -> None:
     """Fit the weights of a game's value (what searches score positions by) to games between heuristic players,
     and print them with their log loss on held-out games beside the current weights'."""
+    from bestiary.cli.analysis import at_least_one_game, write_whole
     from bestiary.cli.main import fail, parse_options  # here: main imports this module to register it
+    from bestiary.cli.stopping import stoppable
 
+    at_least_one_game(games)
     options = parse_options(option or [])
     if players is not None:
         options["players"] = players
+    if cards is not None:
+        options["cards"] = str(cards)
     try:
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), TimeRemainingColumn(), console=console) as progress:
+        with stoppable(console, "the fit"), Progress(
+                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                TimeRemainingColumn(), console=console) as progress:
             task = progress.add_task(f"{game}: playing", total=games)
 
             def advance(done: int, total: int) -> None:
@@ -58,5 +65,5 @@ def fit_value_command(
     console.print(f"Log loss on {f['held_out_games']} held-out games: fitted {f['held_out_log_loss']:.4f}, current "
                   f"{f['previous_log_loss']:.4f}, knowing nothing {f['uninformed_log_loss']:.4f} (lower is better).")
     if out is not None:
-        out.write_text(fit.file_text(), encoding="utf-8")
+        write_whole(out, fit.file_text())
         console.print(f"Value file written to {escape(str(out))}.")

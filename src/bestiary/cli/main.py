@@ -30,8 +30,20 @@ from bestiary.core.rulebook import rule_index
 from bestiary.core.scenario import run_scenario, scenario_files
 
 app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop games.", no_args_is_help=True,
-                  pretty_exceptions_enable=False, add_completion=False)
+                  pretty_exceptions_enable=False)  # --install-completion: typer's shell completion
 console = Console(highlight=False, soft_wrap=True)
+
+
+def show_version(value: bool) -> None:
+    if value:
+        console.print(f"bestiary {bestiary.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def bestiary_options(version: Annotated[bool, typer.Option(
+        "--version", callback=show_version, is_eager=True, help="print Bestiary's version and exit")] = False) -> None:
+    """Bestiary: play and study four creature-themed tabletop games."""
 app.add_typer(army_app, name="army")
 app.command()(tournament)
 app.command("fit-value")(fit_value_command)

@@ -45,22 +45,31 @@ def tournament(
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value")] = None,
     seed: Annotated[int | None, typer.Option(help="tournament seed (the same seed, the same results)")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes (0: one per core)")] = 0,
-    output: Annotated[Path | None, typer.Option("--json", help="also save the full results here")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="also save the full results here (JSON)")] = None,
+    cards: Annotated[Path | None, typer.Option("--cards", help="your own card file")] = None,
+    old_json: Annotated[Path | None, typer.Option("--json", hidden=True, help="now --out")] = None,
 ) -> None:
     """Play every pair of agents against each other with seats rotated; print win rates with 95 %
     Wilson intervals, the pairwise table, Bradley-Terry ratings on the Elo scale and each agent's
     processor seconds per decision."""
+    from bestiary.cli.analysis import at_least_one_game, refused, write_whole
     from bestiary.cli.main import fail, parse_options  # here: main imports this module to register it
+    from bestiary.cli.stopping import stoppable
 
+    refused(old_json, "--json", "--out")
+    at_least_one_game(games)
     options = parse_options(option or [])
     if players is not None:
         options["players"] = players
+    if cards is not None:
+        options["cards"] = str(cards)
     specs = split_agent_specs(agents)
     seed = fresh_seed() if seed is None else seed
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
     try:
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), TimeRemainingColumn(), console=console) as progress:
+        with stoppable(console, "the tournament"), Progress(
+                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                TimeRemainingColumn(), console=console) as progress:
             task = progress.add_task(f"{game} tournament", total=None)
 
             def advance(done: int, total: int) -> None:
@@ -70,9 +79,9 @@ def tournament(
     except BestiaryError as error:
         raise fail(str(error)) from None
     print_results(results)
-    if output is not None:
-        output.write_text(json.dumps(results, indent=1), encoding="utf-8")
-        console.print(f"Results saved to {escape(str(output))}.")
+    if out is not None:
+        write_whole(out, json.dumps(results, indent=1))
+        console.print(f"Results saved to {escape(str(out))}.")
 
 
 def print_results(results: JSON) -> None:

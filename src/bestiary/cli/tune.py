@@ -10,23 +10,29 @@ from typing import Annotated
 import typer
 
 from bestiary.analysis.backends import default_jobs
-from bestiary.analysis.report import html_page
-from bestiary.analysis.skill import LADDER, skill_trace
+from bestiary.analysis.report import html_page, provenance_line
+from bestiary.analysis.skill import DOUBLINGS, FIRST_BUDGET, SEARCH, ladder, skill_trace
 from bestiary.analysis.sweep import parse_parameter
-from bestiary.analysis.tune import TARGETS, parse_target, tune
+from bestiary.analysis.tune import RUNS, TARGETS, parse_target, tune
 from bestiary.cli.analysis import (
     AgentsOption,
     CardsOption,
     GameArgument,
     JobsOption,
+    OldJsonOption,
     OptionOption,
     PlayersOption,
     SeedOption,
+    at_least_one_game,
     build_spec,
     progress_bar,
+    refused,
     show_markdown,
+    write_whole,
 )
 from bestiary.cli.main import console, fail, game_class_or_fail, parse_options
+from bestiary.cli.stopping import stoppable
+from bestiary.cli.tournament import split_agent_specs
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 
@@ -40,18 +46,25 @@ def tune_command(
     param: Annotated[list[str], typer.Option(
         help="NAME=v1,v2,...: a game option or a card field (card.<card id>.<field>); give several")],
     target: Annotated[str, typer.Option(help=f"what to aim for: {', '.join(TARGETS)} (N decisions)")],
-    iterations: Annotated[int, typer.Option(help="settings the search evaluates")] = 30,
+    iterations: Annotated[int, typer.Option(help="settings each search evaluates")] = 30,
     games: Annotated[int, typer.Option("--games", "-g", help="games an evaluation plays")] = 40,
-    final_games: Annotated[int, typer.Option(help="games measuring the best setting and the game's own")] = 400,
+    final_games: Annotated[int, typer.Option(
+        help="fresh games measuring each search's best setting and the game's own")] = 400,
+    runs: Annotated[int, typer.Option(help="independent searches")] = RUNS,
     players: PlayersOption = None,
     agents: AgentsOption = "heuristic",
     seed: SeedOption = None,
     jobs: JobsOption = None,
     markdown: MarkdownOption = None,
+    out: Annotated[Path | None, typer.Option("--out", help="write the candidates, the game's own setting and "
+                                                           "the search trace as JSON")] = None,
     option: OptionOption = None,
     cards: CardsOption = None,
 ) -> None:
-    """Search several parameters at once for a balance target (N-Tuple Bandit Evolutionary Algorithm)."""
+    """Search several parameters at once for a balance target (several N-Tuple Bandit Evolutionary
+    Algorithm searches), then confirm each search's best against the game's own setting on fresh games."""
+    at_least_one_game(games)
+    at_least_one_game(final_games, "--final-games")
     spec = build_spec(game, players, agents, seed, option, cards)
     try:
         parameters = [parse_parameter(text) for text in param]
@@ -59,76 +72,98 @@ def tune_command(
     except BestiaryError as error:
         raise fail(str(error)) from None
     workers = jobs or default_jobs()
-    total = iterations * games + 2 * final_games
-    console.print(f"Tuning {', '.join(p.name for p in parameters)} of {game} for {aim.describe()}: {iterations} "
-                  f"evaluations of {games} games, then {final_games} games twice (seed {spec.seed})")
+    total = runs * iterations * games + (1 + runs) * final_games  # at most: searches may agree
+    console.print(f"Tuning {', '.join(p.name for p in parameters)} of {game} for {aim.describe()}: {runs} searches "
+                  f"of {iterations} evaluations of {games} games, then {final_games} fresh games for each best "
+                  f"setting and the game's own (seed {spec.seed})")
     try:
-        with progress_bar(total, "games") as advance:
-            result = tune(spec, parameters, aim, iterations, games, final_games, workers, advance)
+        with stoppable(console, "the tuning"), progress_bar(total, "games") as advance:
+            result = tune(spec, parameters, aim, iterations, games, final_games, workers, advance, runs)
     except BestiaryError as error:
         raise fail(str(error)) from None
-    text = result.markdown()
+    text = provenance_line(spec.provenance()) + "\n\n" + result.markdown()
     show_markdown(text)
-    if markdown is not None:
-        try:
-            markdown.write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise fail(f"cannot write: {error}") from None
-        console.print(f"Wrote {markdown}")
+    try:
+        if markdown is not None:
+            write_whole(markdown, text)
+            console.print(f"Wrote {markdown}")
+        if out is not None:
+            write_whole(out, json.dumps({**result.to_json(), "provenance": spec.provenance()}, indent=1) + "\n")
+            console.print(f"Wrote {out}")
+    except OSError as error:
+        raise fail(f"cannot write: {error}") from None
 
 
 def skill_command(
     game: GameArgument,
-    games: Annotated[int, typer.Option("--games", "-n", help="games each rung of the ladder plays")] = 100,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", help="number of players (default: the game's smallest standard count)")] = None,
-    ladder: Annotated[str, typer.Option(help="agents from weakest to strongest, comma-separated")] = ",".join(LADDER),
-    reference: Annotated[str, typer.Option(help="the agent every rung plays against")] = "random",
+    games: Annotated[int, typer.Option("--games", "-g", help="games each rung of the ladder plays")] = 100,
+    players: PlayersOption = None,
+    agent: Annotated[str, typer.Option(
+        help="the search climbing the ladder, without its budget (the ladder sets sims on each rung)")] = SEARCH,
+    budget: Annotated[int, typer.Option(help="simulations a move on the first search rung")] = FIRST_BUDGET,
+    doublings: Annotated[int, typer.Option(help="rungs above the first search rung, each with twice the "
+                                                "budget of the one below")] = DOUBLINGS,
+    ladder_agents: Annotated[str | None, typer.Option(
+        "--ladder", help="the rungs themselves, weakest first, comma-separated (instead of --agent, --budget, "
+                         "--doublings); each plays the one below")] = None,
     self_play: Annotated[str | None, typer.Option(
-        help="the agent that plays itself to show the seat's own edge (default: the best rung)")] = None,
+        help="the agent that plays itself to show the seat's own edge (default: the top rung)")] = None,
     seed: SeedOption = None,
     jobs: JobsOption = None,
     option: OptionOption = None,
     plot: PlotOption = None,
     html: HtmlOption = None,
     markdown: MarkdownOption = None,
-    json_out: Annotated[Path | None, typer.Option(
-        "--json", help="write the measured figures as JSON, for `bestiary report RESULTS --skill FILE`")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="write the measured figures as JSON, for `bestiary report RESULTS --skill FILE`")] = None,
+    cards: CardsOption = None,
+    old_json: OldJsonOption = None,
+    old_players: Annotated[int | None, typer.Option("-p", hidden=True, help="now -n")] = None,
+    old_reference: Annotated[str | None, typer.Option("--reference", hidden=True, help="gone")] = None,
 ) -> None:
-    """Skill against luck: a ladder of agents against a fixed reference, and one skill share for the game."""
+    """Skill against luck: a search against its own weaker self, its budget doubling rung by rung from
+    random at the floor; says whether the game is skill-bound or luck-bound."""
+    refused(old_reference, "--reference", "a ladder where each rung plays the one below (--agent, --budget)")
+    refused(old_json, "--json", "--out")
+    refused(old_players, "-p", "-n/--players (and -g/--games the games a rung)")
+    at_least_one_game(games)
     options = parse_options(option or [])
     count = players or int(options.pop("players", min(game_class_or_fail(game).info.player_counts)))
-    rungs = [name.strip() for name in ladder.split(",") if name.strip()]
+    base = build_spec(game, count, "random", 0, option, cards)  # checks the game, options and card file
+    try:
+        rungs = (split_agent_specs(ladder_agents) if ladder_agents is not None
+                 else list(ladder(agent, budget, doublings)))
+    except BestiaryError as error:
+        raise fail(str(error)) from None
     master = fresh_seed() if seed is None else seed
     workers = jobs or default_jobs()
-    console.print(f"Skill trace of {game} ({count} players): {', '.join(rungs)} against {reference}, {games} games "
-                  f"a rung (seed {master}; {workers} jobs)")
+    console.print(f"Skill ladder of {game} ({count} players): {' < '.join(rungs)}, each against the one below, "
+                  f"{games} games a rung (seed {master}; {workers} jobs)")
     try:
-        with progress_bar(games * (len(rungs) + 1), "games") as advance:
-            trace = skill_trace(game, count, games, master, rungs, reference, workers, options, advance,
-                                self_play)
+        with stoppable(console, "the skill trace"), progress_bar(games * len(rungs), "games") as advance:
+            trace = skill_trace(game, count, games, master, rungs, workers, options, advance,
+                                self_play, base.card_file_text, base.card_file_name)
     except BestiaryError as error:
         raise fail(str(error)) from None
     text = trace.markdown()
     show_markdown(text)
     try:
         if markdown is not None:
-            markdown.write_text(text, encoding="utf-8")
+            write_whole(markdown, text)
             console.print(f"Wrote {markdown}")
-        if json_out is not None:
-            json_out.write_text(json.dumps(trace.to_json(), indent=1) + "\n", encoding="utf-8")
-            console.print(f"Wrote {json_out}")
+        if out is not None:
+            write_whole(out, json.dumps(trace.to_json(), indent=1) + "\n")
+            console.print(f"Wrote {out}")
         if plot is None and html is None:
             return
         buffer = io.BytesIO()
         trace.figure().savefig(buffer, format="png", dpi=110)
         if plot is not None:
-            plot.write_bytes(buffer.getvalue())
+            write_whole(plot, buffer.getvalue())
             console.print(f"Wrote {plot}")
         if html is not None:
             notes = {"skill": (trace.caption(), trace.says())}
-            html.write_text(html_page(f"Skill against luck: {game}", text, {"skill": buffer.getvalue()}, notes),
-                            encoding="utf-8")
+            write_whole(html, html_page(f"Skill against luck: {game}", text, {"skill": buffer.getvalue()}, notes))
             console.print(f"Wrote {html}")
     except OSError as error:
         raise fail(f"cannot write: {error}") from None

@@ -611,7 +611,8 @@ def end_turn(state: CritsState) -> None:
     state.turn += 1
     # CRITS-66: the turn limit ends the game in a draw.
     if state.turn >= state.game.options.turn_limit:
-        finish(state, DRAW, f"the turn limit of {state.game.options.turn_limit} turns is reached", ("CRITS-66",))
+        finish(state, DRAW, f"the turn limit of {state.game.options.turn_limit} turns is reached", ("CRITS-66",),
+               "turn limit")
         return
     start_turn(state, 1 - player)
 
@@ -641,9 +642,10 @@ def remove_from_graveyard(state: CritsState, piece: int) -> None:
         state.where[piece] = GONE
 
 
-def finish(state: CritsState, winner: int, reason: str, rules: tuple[str, ...]) -> None:
+def finish(state: CritsState, winner: int, reason: str, rules: tuple[str, ...], ending: str = "decided") -> None:
+    """`ending`: "turn limit" where the limit ended the game, else "decided" (for the analysis)."""
     state.phase = OVER
     state.winner = winner
     state.reason = reason
     text = "The game is a draw" if winner == DRAW else f"{seat(winner)} wins"
-    state._log("over", f"{text}: {reason}.", rules=rules, winner=winner)
+    state._log("over", f"{text}: {reason}.", rules=rules, winner=winner, ending=ending)

@@ -107,7 +107,7 @@ class CritsState(State):
             state.king[player] = king  # CRITS-38, CRITS-43
             state.place_army(player, king)
             state._log("army", f"{rules.seat(player)} brings {army.name}; King: {game.cards[state.card[king]].name}.",
-                       rules=("CRITS-42", "CRITS-38", "CRITS-44"))
+                       rules=("CRITS-42", "CRITS-38", "CRITS-44"), player=player, faction=army.name)
             held_back = [p for p in range(base, base + SIDE) if state.where[p] == RESERVE]
             if held_back:
                 state._log("reserve", f"{rules.seat(player)} holds {len(held_back)} Split Second card(s) off the "

@@ -28,11 +28,12 @@ def round_started(round_number: int, starter: int) -> Event:
                  ("CRITTERS-8", "CRITTERS-30") if round_number > 1 else ("CRITTERS-8",))
 
 
-def drew(player: int, colour: int, rules: tuple[str, ...]) -> Event:
+def drew(player: int, colour: int, rules: tuple[str, ...], turn: int) -> Event:
+    """`turn`: the game's turn number (CRITTERS-26: a player's turn is to draw and flip a card)."""
     name = COLOURS[colour]
     article = "an" if name[0] in "aeiou" else "a"
-    return Event("draw", f"{seat(player)} draws {article} {name} card.", None, {"player": player, "colour": name},
-                 rules)
+    return Event("draw", f"{seat(player)} draws {article} {name} card.", None,
+                 {"player": player, "colour": name, "turn": turn}, rules)
 
 
 def announced(player: int, attribute: int, rules: tuple[str, ...]) -> Event:
@@ -49,7 +50,7 @@ def chose_for_scoring(player: int, attribute: int) -> Event:
 
 def flipped(game: CritterCapture, player: int, card: int, role: str) -> Event:
     return Event("flip", f"{seat(player)} flips {game.descriptions[card]} as the {role} card.", None,
-                 {"player": player, "card": game.instance_ids[card], "role": role},
+                 {"player": player, "card": game.instance_ids[card], "role": role, "exposure": "drawn"},
                  ("CRITTERS-10", "CRITTERS-38") if role == "active" else ("CRITTERS-14", "CRITTERS-38"))
 
 

@@ -38,12 +38,13 @@ def start_round(state: CritterState) -> None:
 def draw(state: CritterState, player: int, colour: int) -> None:
     # CRITTERS-8, CRITTERS-12: draw the top card of any colour deck, face down.
     state.pending = colour
+    turn = state.round * state.game.num_players + state.plays + 1
     if state.phase == ACTIVE_DRAW:
         state.phase = ACTIVE_CHOOSE
-        state._log_later(events.drew, player, colour, ("CRITTERS-8",))
+        state._log_later(events.drew, player, colour, ("CRITTERS-8",), turn)
     else:
         state.phase = CHALLENGE_FLIP
-        state._log_later(events.drew, player, colour, ("CRITTERS-12",))
+        state._log_later(events.drew, player, colour, ("CRITTERS-12",), turn)
 
 
 def choose_attribute(state: CritterState, player: int, attribute: int) -> None:

@@ -52,13 +52,22 @@ def heading(turn: int) -> str:
 
 
 def drew(turn: int, player: int) -> Event:
-    return Event("draw", f"{heading(turn)}{seat(player)} draws a card.", None, {"player": player},
+    data = {"player": player, "turn": turn} if turn else {"player": player}  # a turn's own draw starts it
+    return Event("draw", f"{heading(turn)}{seat(player)} draws a card.", None, data,
                  rules=("CUBE-19", "CUBE-21") if turn else ("CUBE-59",))
 
 
 def drew_privately(game: CubeCreatures, player: int, card: int, turn: int) -> Event:
-    return Event("draw-private", f"{seat(player)} drew {game.cards[card].name}.", (player,), {"card": game.ids[card]},
+    return Event("draw-private", f"{seat(player)} drew {game.cards[card].name}.", (player,),
+                 {"player": player, "card": game.ids[card], "exposure": "drawn"},
                  rules=("CUBE-21",) if turn else ("CUBE-59",))
+
+
+def dealt_privately(game: CubeCreatures, player: int, hand: tuple[int, ...], redrawn: bool) -> Event:
+    names = ", ".join(game.cards[card].name for card in hand)
+    return Event("deal-private", f"{seat(player)} is dealt {names}.", (player,),
+                 {"player": player, "cards": [game.ids[card] for card in hand], "exposure": "dealt"},
+                 rules=("CUBE-15", "CUBE-18") if redrawn else ("CUBE-15",))
 
 
 def cannot_draw(turn: int, player: int) -> Event:
@@ -69,7 +78,8 @@ def cannot_draw(turn: int, player: int) -> Event:
 def refilled(game: CubeCreatures, player: int, found: int, shuffled_back: int) -> Event:
     return Event("refill", f"{seat(player)} has an empty battlefield and no creature in hand: draws until "
                  f"{game.cards[found].name} comes and shuffles {shuffled_back} other card(s) back into the deck.",
-                 None, {"player": player, "card": game.ids[found], "shuffled_back": shuffled_back}, rules=("CUBE-25",))
+                 None, {"player": player, "card": game.ids[found], "shuffled_back": shuffled_back, "exposure": "drawn"},
+                 rules=("CUBE-25",))
 
 
 def knocked_out(player: int) -> Event:
@@ -82,8 +92,10 @@ def ended_turn(player: int) -> Event:
                  rules=("CUBE-55",))
 
 
-def game_over(reason: str, winners: tuple[int, ...], rules: tuple[str, ...]) -> Event:
-    return Event("end", f"Game over: {reason}. {winners_text(winners)}.", None, {"winners": list(winners)}, rules=rules)
+def game_over(reason: str, winners: tuple[int, ...], rules: tuple[str, ...], ending: str) -> Event:
+    """`ending`: "turn limit" where the limit ended the game, else "decided" (for the analysis)."""
+    return Event("end", f"Game over: {reason}. {winners_text(winners)}.", None,
+                 {"winners": list(winners), "ending": ending}, rules=rules)
 
 
 # -- the main phase -------------------------------------------------------------------------------

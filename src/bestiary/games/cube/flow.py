@@ -42,6 +42,7 @@ def deal(state: CubeState) -> None:
         while rules.mulligan_needed(state, player) and tries < game.max_redraws:
             rules.redraw_hand(state, player)
             tries += 1
+        state._log_later(events.dealt_privately, game, player, tuple(state.hands[player]), tries > 0)
 
 
 def choose_first_player(state: CubeState, player: int) -> None:
@@ -82,7 +83,7 @@ def start_turn(state: CubeState, player: int) -> None:
     # CUBE-19: draw, main phase, attack; CUBE-17: turns go clockwise.
     state.turn += 1
     if state.turn > state.game.turn_limit:
-        rules.end_game(state, "the turn limit is reached", rules.most_victories(state), ("CUBE-56",))
+        rules.end_game(state, "the turn limit is reached", rules.most_victories(state), ("CUBE-56",), "turn limit")
         return
     state.current = player
     state.phase = MAIN

@@ -236,8 +236,9 @@ def most_victories(state: CubeState) -> list[int]:
     return [p for p, pile in enumerate(state.victory) if len(pile) == best]
 
 
-def end_game(state: CubeState, reason: str, winners: list[int], rules: tuple[str, ...]) -> None:
+def end_game(state: CubeState, reason: str, winners: list[int], rules: tuple[str, ...],
+             ending: str = "decided") -> None:
     state.phase = OVER
     state.winners = winners
     state.responders = []
-    state._log_later(events.game_over, reason, tuple(winners), rules)
+    state._log_later(events.game_over, reason, tuple(winners), rules, ending)

@@ -29,7 +29,8 @@ def goal_dealt(player: int) -> Event:
 
 def goal_shown(game: CreaturesOfLungo, player: int, goal: int) -> Event:
     return Event("goal-private", f"Your secret goal: {game.goal_cards[goal].name}.", (player,),
-                 {"player": player, "card": game.goal_cards[goal].id}, rules=("LUNGO-22", "LUNGO-26"))
+                 {"player": player, "card": game.goal_cards[goal].id, "exposure": "goal"},
+                 rules=("LUNGO-22", "LUNGO-26"))
 
 
 def pile_refilled() -> Event:
@@ -55,9 +56,10 @@ def drew(player: int, rules: tuple[str, ...]) -> Event:
     return Event("draw", f"{seat(player)} draws a card.", None, {"player": player}, rules=rules)
 
 
-def drew_privately(game: CreaturesOfLungo, player: int, card: int, rules: tuple[str, ...]) -> Event:
-    return Event("draw-private", f"You draw {game.names[card]}.", (player,), {"player": player, "card": game.ids[card]},
-                 rules=rules)
+def drew_privately(game: CreaturesOfLungo, player: int, card: int, rules: tuple[str, ...], exposure: str) -> Event:
+    """`exposure`: "dealt" for the opening hand, "drawn" afterwards (for the analysis's card effects)."""
+    return Event("draw-private", f"You draw {game.names[card]}.", (player,),
+                 {"player": player, "card": game.ids[card], "exposure": exposure}, rules=rules)
 
 
 def stole(player: int, victim: int) -> Event:
@@ -80,7 +82,8 @@ def rolled(player: int, pips: int) -> Event:
 
 
 def turn_limit(limit: int) -> Event:
-    return Event("limit", f"The turn limit ({limit}) is reached: nobody wins.", rules=("LUNGO-59",))
+    return Event("limit", f"The turn limit ({limit}) is reached: nobody wins.", None, {"ending": "turn limit"},
+                 rules=("LUNGO-59",))
 
 
 def turn_started(turn: int, player: int) -> Event:

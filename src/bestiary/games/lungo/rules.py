@@ -112,7 +112,8 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
         return
     state.hands[player].append(card)
     state._log_later(events.drew, player, DRAW_RULES[job])
-    state._log_later(events.drew_privately, game, player, card, DRAW_RULES[job])
+    exposure = "dealt" if job == DEAL else "drawn"
+    state._log_later(events.drew_privately, game, player, card, DRAW_RULES[job], exposure)
 
 
 def apply_draw(state: LungoState, card: int) -> None:
