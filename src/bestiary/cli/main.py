@@ -17,6 +17,7 @@ from bestiary.cli.army import app as army_app
 from bestiary.cli.docs import doc_path
 from bestiary.cli.fitvalue import fit_value_command
 from bestiary.cli.play import HUMAN, TABLE_SPEED, Quit, TerminalTable
+from bestiary.cli.review import review
 from bestiary.cli.serve import serve
 from bestiary.cli.tournament import tournament
 from bestiary.core.chance import fresh_seed
@@ -31,6 +32,7 @@ console = Console(highlight=False, soft_wrap=True)
 app.add_typer(army_app, name="army")
 app.command()(tournament)
 app.command("fit-value")(fit_value_command)
+app.command()(review)
 
 
 def fail(message: str) -> typer.Exit:
