@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from bestiary.agents.search import heuristic_rollout_policy, play_out, random_rollout_policy
+from bestiary.agents.search import acting_player, heuristic_rollout_policy, random_rollout_policy
 from bestiary.agents.tournament import winners_share
 from bestiary.core.api import Action, Game, State
 from bestiary.core.chance import sample_chance
@@ -108,11 +108,27 @@ class Estimator:
         return state.clone()
 
     def play(self, state: State, seed: int) -> list[float]:
-        """Every player's result of one playout of `state` (which it changes)."""
-        returns = play_out(state, self.policy, random.Random(seed ^ 0x5DEECE66D), self.cutoff)
-        if state.is_terminal():
-            return winners_share(returns)
-        return self.scale.results(returns)
+        """Every player's result of one playout of `state` (which it changes), played as the `hard` search's
+        playouts are (agents/search.py, play_out), except for how chance is drawn: the n-th chance event of the
+        playout draws its outcome from the n-th number of the seed's own stream, by the outcomes' odds in their
+        listed order. Two playouts on one seed after two different moves so meet the same dice wherever the
+        same dice are rolled, and differ by what the moves changed (common random numbers, kept in step)."""
+        game = self.game
+        choices = random.Random(seed ^ 0x5DEECE66D)
+        dice = random.Random(seed)
+        steps = 0
+        while not state.is_terminal():
+            if self.cutoff is not None and steps >= self.cutoff:
+                estimate = game.heuristic_value(state)
+                if estimate is not None:
+                    return self.scale.results(estimate)
+            steps += 1
+            if state.is_chance_node():
+                state.apply_action(outcome_at(state.chance_outcomes(), dice.random()))
+                continue
+            player = acting_player(state, choices)
+            state.apply_action(self.policy(state, player, state.legal_actions(player), choices), player=player)
+        return winners_share(state.returns())
 
     def value(self, state: State, viewer: int, seeds: Sequence[int]) -> list[float]:
         """Each player's mean result over one playout per seed, from `viewer`'s information."""
@@ -141,6 +157,17 @@ class Estimator:
         return order + [a for a in legal if a not in ranked]
 
 
+def outcome_at(outcomes: Sequence[tuple[Action, float]], point: float) -> Action:
+    """The outcome whose share of [0, 1) (by the odds, in the listed order) holds `point`."""
+    total = math.fsum(p for _, p in outcomes)
+    reached = 0.0
+    for outcome, probability in outcomes:
+        reached += probability / total
+        if point < reached:
+            return outcome
+    return outcomes[-1][0]
+
+
 def playable(state: State) -> bool:
     """Whether every player to act has a legal action (always so at a chance node or the end)."""
     return state.decision_kind() in ("chance", "terminal") or \
@@ -153,3 +180,13 @@ def seeds(rng: random.Random, count: int) -> list[int]:
 
 def paired_mean(better: Sequence[float], other: Sequence[float]) -> float:
     return math.fsum(a - b for a, b in zip(better, other, strict=True)) / len(better) if better else 0.0
+
+
+def paired_error(better: Sequence[float], other: Sequence[float]) -> float:
+    """The standard error of the mean paired difference (0 with fewer than two pairs)."""
+    n = len(better)
+    if n < 2:
+        return 0.0
+    differences = [a - b for a, b in zip(better, other, strict=True)]
+    centre = math.fsum(differences) / n
+    return math.sqrt(math.fsum((d - centre) ** 2 for d in differences) / (n - 1) / n)

@@ -11,7 +11,9 @@ seed and the step, so the same record and seed give the same review, whatever th
 `hard` search's root, agents/search.py), the move played and the heuristic's first kept to the end. If a move
 other than the one played comes out best, the two are weighed again on fresh samples (so the best is not
 judged on the very samples that picked it, which would flatter it): the loss is the mean paired difference;
-where the fresh samples do not find the best ahead, the move played counts as best.
+where the fresh samples do not find the best ahead by `margin` standard errors of the paired differences, no
+move is clearly better and the move played counts as best (loss 0): a review that reported every difference
+its samples happen to show would invent errors where the moves are as good as each other.
 
 **Chance.** Each player's luck of a chance event is its value after the outcome less its expected value over
 the outcomes (all of them where they are few, else a sample drawn by their odds), each estimated on the same
@@ -35,7 +37,7 @@ from bestiary.agents.tournament import winners_share
 from bestiary.core.api import CHANCE, Action, State
 from bestiary.core.errors import OptionError
 from bestiary.core.record import GameRecord, replay
-from bestiary.review.estimate import Estimator, paired_mean, seeds
+from bestiary.review.estimate import Estimator, paired_error, paired_mean, seeds
 
 # Classes of a decision by the share of the point it lost (docs/review.md: how they were chosen).
 GOOD = 0.02  # up to this: good (within what the estimate cannot tell apart from the best)
@@ -48,18 +50,19 @@ CLASSES = ("forced", "best", "good", "inaccuracy", "mistake", "blunder")
 class ReviewSettings:
     """How hard a review looks. `sims`: playouts weighing one decision's moves."""
 
-    sims: int = 96
+    sims: int = 80
     candidates: int = 8  # the heuristic's best moves weighed, besides the one played
     luck_sims: int = 0  # playouts per outcome and player at a chance event (0: sims / 12, at least 4)
     luck_outcomes: int = 12  # outcomes weighed at a chance event: all of them where there are no more
     graph_sims: int = 0  # playouts per step and player for the win probability (0: sims / 12, at least 4)
     depth: int = 10  # playout steps at least before the game's value scores a playout
+    margin: float = 1.5  # standard errors by which the best move must beat the move played to count as better
 
     def __post_init__(self) -> None:
         for name in ("sims", "candidates", "luck_outcomes"):
             if getattr(self, name) < 1:
                 raise OptionError(f"review setting {name} must be at least 1, not {getattr(self, name)}")
-        for name in ("luck_sims", "graph_sims", "depth"):
+        for name in ("luck_sims", "graph_sims", "depth", "margin"):
             if getattr(self, name) < 0:
                 raise OptionError(f"review setting {name} must not be negative, not {getattr(self, name)}")
 
@@ -251,7 +254,7 @@ class StepReviewer:
         best_samples = estimator.move_samples(before, player, best, fresh)
         chosen_samples = estimator.move_samples(before, player, chosen, fresh)
         loss = paired_mean(best_samples, chosen_samples)
-        if loss <= 0:
+        if loss <= settings.margin * paired_error(best_samples, chosen_samples):
             value = mean_of(chosen_samples)
             return Decision(step, player, str(chosen), str(chosen), value, value, 0.0, "best", len(legal))
         return Decision(step, player, str(chosen), str(best), mean_of(chosen_samples), mean_of(best_samples), loss,
