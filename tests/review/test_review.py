@@ -61,8 +61,8 @@ def test_forced_decisions_lose_nothing_and_only_they_are_forced() -> None:
         assert (decision.kind == "forced") == one
         if one:
             assert decision.loss == 0 and decision.action == decision.best
-        assert decision.loss >= 0 and math.isclose(decision.loss, decision.value_best - decision.value_chosen,
-                                                   abs_tol=1e-12) or decision.loss == 0
+        assert (decision.loss >= 0 and math.isclose(decision.loss, decision.value_best - decision.value_chosen,
+                                                   abs_tol=1e-12)) or decision.loss == 0
 
 
 @pytest.mark.parametrize("name", ["crits-creatures", "critter-capture"])
