@@ -17,12 +17,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
+import bestiary
+from bestiary.agents.base import HeuristicAgent, make_agent
+from bestiary.review import ReviewSettings, review_record
 
-import bestiary  # noqa: E402
-from bestiary.agents.base import HeuristicAgent, make_agent  # noqa: E402
-from bestiary.review import ReviewSettings, review_record  # noqa: E402
-from tests.review.planted import findings, planted_game  # noqa: E402
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the planted-error games are the tests' own
+
+from tests.review.planted import findings, planted_game
 
 
 def quantiles(values: list[float]) -> str:
@@ -45,6 +46,7 @@ def main() -> None:
     planted_loss: list[float] = []
     other_loss: list[float] = []
     top: list[bool] = []
+    severe: list[bool] = []
     started = time.process_time()
     for seed in range(args.seed, args.seed + args.games):
         planted = planted_game(game, make_agent(args.strong), [HeuristicAgent()], 0, 0.15, seed)
@@ -52,14 +54,15 @@ def main() -> None:
         planted_loss += found.planted_loss
         other_loss += found.other_loss
         top += found.top[:max(1, len(found.planted_loss) // 2)]
+        severe += found.severe
     print(f"{args.game} {options or ''}: {args.games} games, seat 1 {args.strong} with planted random moves, "
           f"review sims {args.sims}; {time.process_time() - started:.0f} s of processor time")
     print(f"  planted: {len(planted_loss)} moves, mean loss {statistics.mean(planted_loss):.4f}, "
           f"{sum(x == 0 for x in planted_loss)} lost nothing; {quantiles(planted_loss)}")
     print(f"  others:  {len(other_loss)} moves, mean loss {statistics.mean(other_loss):.4f}, "
           f"{sum(x == 0 for x in other_loss)} lost nothing; {quantiles(other_loss)}")
-    print(f"  the seat's costliest decisions (half as many as were planted, per game): {sum(top)} of {len(top)} "
-          "planted")
+    print(f"  the seat's costliest errors (half as many as were planted, per game): {sum(top)} of {len(top)} planted")
+    print(f"  the seat's mistakes and blunders: {sum(severe)} of {len(severe)} planted")
 
 
 if __name__ == "__main__":

@@ -54,12 +54,14 @@ def planted_game(game: Game, strong: Agent, others: list[Agent], seat: int, rate
 class Finding:
     planted_loss: list[float]  # the review's loss at each planted step
     other_loss: list[float]  # at every other unforced decision of the planting seat
-    top: list[bool]  # for the seat's decisions at the top of its error list (as many as were planted): planted?
+    top: list[bool]  # the seat's errors (loss above 0), costliest first, as many as were planted: planted or not
+    severe: list[bool]  # the seat's mistakes and blunders: planted or not
 
 
 def findings(review: Review, planted: PlantedGame) -> Finding:
     marked = set(planted.planted)
     seat = [d for d in review.decisions if d.player == planted.seat and d.kind != "forced"]
-    ranked = sorted(seat, key=lambda d: (-d.loss, d.step))[:len(marked)]
+    ranked = sorted((d for d in seat if d.loss > 0), key=lambda d: (-d.loss, d.step))[:len(marked)]
     return Finding([d.loss for d in seat if d.step in marked], [d.loss for d in seat if d.step not in marked],
-                   [d.step in marked for d in ranked])
+                   [d.step in marked for d in ranked],
+                   [d.step in marked for d in seat if d.kind in ("mistake", "blunder")])

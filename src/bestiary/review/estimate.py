@@ -18,7 +18,6 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from bestiary.agents.search import acting_player, heuristic_rollout_policy, random_rollout_policy
 from bestiary.agents.tournament import winners_share
@@ -46,13 +45,18 @@ class ResultScale:
         return [p / total for p in placed] if total > 0 else [1.0 / len(values)] * len(values)
 
 
+_SCALES: dict[tuple[type, str], ResultScale] = {}  # by game class and options: the same for every review
+
+
 def result_scale(game: Game) -> ResultScale:
     """The scale of `game`'s returns, read from seeded random games played to the end."""
-    return _scale_of(type(game), game.options.model_dump_json(), game)
+    key = (type(game), game.options.model_dump_json())
+    if key not in _SCALES:
+        _SCALES[key] = _scale_of(game)
+    return _SCALES[key]
 
 
-@cache
-def _scale_of(kind: type, options: str, game: Game) -> ResultScale:
+def _scale_of(game: Game) -> ResultScale:
     wins: list[float] = []
     losses: list[float] = []
     for number in range(CALIBRATION_GAMES):
