@@ -172,7 +172,8 @@ STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 960px; margin: 1.5em auto; padding: 0 1em; color: #111827 }
 .graph { width: 100%; height: auto; background: #fff } .graph text { font-size: 11px; fill: #6b7280 }
 .graph .even { stroke: #d1d5db; stroke-dasharray: 4 4 } .graph .frame { fill: none; stroke: #e5e7eb }
-table { border-collapse: collapse } td, th { padding: .2em .6em; border-bottom: 1px solid #e5e7eb; text-align: left }
+table { border-collapse: collapse } .wide { overflow-x: auto }
+td, th { padding: .2em .6em; border-bottom: 1px solid #e5e7eb; text-align: left }
 pre { background: #f3f4f6; padding: .6em; overflow-x: auto; font-size: 12px }
 .rules { color: #6b7280; font-size: 12px } .legend span { margin-right: 1.2em }
 section.decision { border-top: 1px solid #d1d5db; margin-top: 1.2em }
@@ -192,7 +193,8 @@ def review_html(review: Review, record: GameRecord, cards: str | None = None, ex
            + "<span>&#9679; an error (size: what it cost)</span><span>&#9650; a lucky event</span></p>",
            win_probability_svg(review),
            "<p>Each player's chance to win after every step, as that player could see the game.</p>",
-           "<h2>Players</h2><table><tr><th>seat</th><th>decisions</th><th>not forced</th><th>error rate</th>"
+           "<h2>Players</h2><div class=wide><table><tr><th>seat</th><th>decisions</th><th>not forced</th>"
+           "<th>error rate</th>"
            "<th>inaccuracies</th><th>mistakes</th><th>blunders</th><th>luck</th><th>result</th>"
            "<th>luck-adjusted</th></tr>"]
     for p in review.players:
@@ -201,7 +203,7 @@ def review_html(review: Review, record: GameRecord, cards: str | None = None, ex
                    f"<td>{p.counts.get('mistake', 0)}</td><td>{p.counts.get('blunder', 0)}</td>"
                    f"<td>{number(p.luck, 3, True)}</td><td>{number(p.result, 2)}</td>"
                    f"<td>{number(p.luck_adjusted, 2)}</td></tr>")
-    out.append("</table><p>Error rate: the mean share of the point lost per decision that was not forced. Luck: "
+    out.append("</table></div><p>Error rate: the mean share of the point lost per decision that was not forced. Luck: "
                "the sum of the player's net luck over the chance events. Luck-adjusted: the result less the luck."
                "</p><h2>The costliest decisions</h2>")
     worst = costliest(review, explain)
@@ -223,12 +225,12 @@ def review_html(review: Review, record: GameRecord, cards: str | None = None, ex
                    "heuristic: after the move played</p><ul>" + "".join(event_line(e) for e in played[:8])
                    + "</ul><p>after the best move</p><ul>" + "".join(event_line(e) for e in best[:8])
                    + "</ul></section>")
-    out.append("<h2>The luckiest events</h2><table><tr><th>step</th><th>outcome</th>"
+    out.append("<h2>The luckiest events</h2><div class=wide><table><tr><th>step</th><th>outcome</th>"
                + "".join(f"<th>{seat_name(p)}</th>" for p in range(len(review.players))) + "</tr>")
     for event in sorted(review.chance, key=lambda e: -max(abs(x) for x in e.luck))[:10]:
         out.append(f"<tr><td>{event.step}</td><td>{html.escape(event.outcome)}</td>"
                    + "".join(f"<td>{x:+.3f}</td>" for x in event.luck) + "</tr>")
-    out.append("</table>")
+    out.append("</table></div>")
     settings = review.settings_json()
     out.append("<p class=rules>Settings: " + html.escape(", ".join(f"{k}={v}" for k, v in settings.items()))
                + ". Values are each player's expected share of the point (docs/review.md).</p></html>")
