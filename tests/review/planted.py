@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bestiary.agents.base import Agent, SeatView
 from bestiary.agents.match import play_match
-from bestiary.core.api import Action, Game
+from bestiary.core.api import Action, Game, State
 from bestiary.core.record import GameRecord, record_of
 from bestiary.review import Review
 
@@ -25,12 +25,12 @@ class PlantedErrors(Agent):
         self.rate = rate
         self.coin = random.Random(f"bestiary-planted/{seed}")
         self.planted: list[int] = []
-        self.step_of: dict[int, int] = {}
+        self.step = 0  # the step about to be played, set by the referee's watch
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
         legal = view.legal_actions
         if len(legal) > 1 and self.coin.random() < self.rate:
-            self.planted.append(view._state.history_length())  # the step the decision is made at
+            self.planted.append(self.step)
             return self.coin.choice(legal)
         return self.strong.act(view, rng)
 
@@ -46,7 +46,11 @@ def planted_game(game: Game, strong: Agent, others: list[Agent], seat: int, rate
     planter = PlantedErrors(strong, rate, seed)
     agents = list(others)
     agents.insert(seat, planter)
-    final = play_match(game, agents, seed)
+
+    def watch(state: State) -> None:
+        planter.step = state.history_length()
+
+    final = play_match(game, agents, seed, watch)
     return PlantedGame(record_of(final), planter.planted, seat)
 
 
