@@ -19,6 +19,7 @@ from bestiary.cli.docs import doc_path
 from bestiary.cli.fitvalue import fit_value_command
 from bestiary.cli.learn import learn
 from bestiary.cli.play import HUMAN, TABLE_SPEED, Quit, TerminalTable
+from bestiary.cli.review import review
 from bestiary.cli.serve import serve
 from bestiary.cli.teach import find_rule, rule_in_full
 from bestiary.cli.tournament import tournament
@@ -48,6 +49,7 @@ app.add_typer(army_app, name="army")
 app.command()(tournament)
 app.command("fit-value")(fit_value_command)
 app.command()(learn)
+app.command()(review)
 
 
 def fail(message: str) -> typer.Exit:
