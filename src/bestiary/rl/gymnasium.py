@@ -30,7 +30,6 @@ from bestiary.rl.table import (
     IllegalActionRule,
     action_at,
     check_illegal_rule,
-    check_render_mode,
     deciding_seat,
     legal_mask,
     play_chance,
@@ -62,7 +61,12 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game = resolve_game(game, options)
         players = self.game.num_players
         check_illegal_rule(illegal_action)
-        check_render_mode(render_mode, self.metadata["render_modes"])
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            # A warning, as gymnasium.make gives, so that tools that ask for "rgb_array" by default
+            # (Stable-Baselines3's make_vec_env) still get an environment: one that does not render.
+            gymnasium.logger.warn(f"render_mode={render_mode!r} is not one of {self.metadata['render_modes']}: "
+                                  "the environment does not render (render_mode=None)")
+            render_mode = None
         self.opponents = seat_opponents(players, seat, opponents)
         self.seat = seat
         self.illegal_action = illegal_action
