@@ -10,7 +10,8 @@ opponents play inside the environment from the seed given to `reset`.
 
 Importing this module registers every game for `gymnasium.make` as "bestiary/<game>-v0" (keyword arguments
 as for BestiaryEnv; `gymnasium.make("bestiary.rl.gymnasium:bestiary/critter-capture-v0")` imports it first),
-and for `gymnasium.make_vec(..., vectorization_mode="vector_entry_point")` as `bestiary.rl.vector`'s
+and for `gymnasium.make_vec(..., vectorization_mode="vector_entry_point")` as `bestiary.rl.batched`'s
+BatchedVectorEnv where the game has a batched engine and the opponents are random, else `bestiary.rl.vector`'s
 BestiaryVectorEnv.
 """
 
@@ -169,7 +170,7 @@ def register_games() -> list[str]:
         env_id = gymnasium_id(name)
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point="bestiary.rl.gymnasium:BestiaryEnv", kwargs={"game": name},
-                               vector_entry_point="bestiary.rl.vector:BestiaryVectorEnv")
+                               vector_entry_point="bestiary.rl.batched:make_vector_env")
         ids.append(env_id)
     return ids
 
