@@ -66,23 +66,41 @@ def _mix64_array(values: np.ndarray) -> np.ndarray:
 
 
 class Streams:
-    """One counter-based random stream per game (SplitMix64 of the seed's key plus the draw's number), drawn
-    for many games with one array operation. A draw is exact integer arithmetic: the top 53 bits times the
-    count, shifted down, so each of `count` numbers comes up alike often (to within 2^-53)."""
+    """One counter-based random stream per game: its j-th number is SplitMix64 of the seed's key plus j times
+    the golden ratio constant, so a game's draws depend on its seed alone. The numbers are made 32 at a time
+    for every game that needs more (one array operation for many games and draws), and a draw is exact
+    integer arithmetic: the number's top 53 bits times the count, shifted down, so each of `count` outcomes
+    comes up alike often (to within 2^-53)."""
+
+    block = 32
 
     def __init__(self, num_games: int) -> None:
         self.keys = np.zeros(num_games, np.uint64)
-        self.counters = np.zeros(num_games, np.uint64)
+        self.blocks_made = np.zeros(num_games, np.uint64)
+        self.numbers = np.zeros((num_games, self.block), np.uint64)  # the top 53 bits of the next draws
+        self.used = np.full(num_games, self.block, np.int64)  # draws taken from the block made last
 
     def seed(self, games: np.ndarray, seeds: np.ndarray) -> None:
         self.keys[games] = _mix64_array(np.asarray(seeds, np.uint64))
-        self.counters[games] = 0
+        self.blocks_made[games] = 0
+        self.used[games] = self.block
 
     def draw(self, games: np.ndarray, counts: np.ndarray) -> np.ndarray:
-        counter = self.counters[games]
-        self.counters[games] = counter + np.uint64(1)
-        z = _mix64_array(self.keys[games] + counter * np.uint64(GOLDEN))
-        return (((z >> np.uint64(11)) * np.asarray(counts, np.uint64)) >> np.uint64(53)).astype(np.int64)
+        used = self.used[games]
+        spent = used == self.block
+        if spent.any():
+            self._make_block(games[spent])
+            used[spent] = 0
+        self.used[games] = used + 1
+        numbers = self.numbers[games, used]
+        return ((numbers * np.asarray(counts, np.uint64)) >> np.uint64(53)).astype(np.int64)
+
+    def _make_block(self, games: np.ndarray) -> None:
+        first = self.blocks_made[games] * np.uint64(self.block)
+        counters = first[:, None] + np.arange(self.block, dtype=np.uint64)
+        mixed = _mix64_array(self.keys[games][:, None] + counters * np.uint64(GOLDEN))
+        self.numbers[games] = mixed >> np.uint64(11)
+        self.blocks_made[games] += np.uint64(1)
 
 
 class BatchEngine(Protocol):

@@ -32,6 +32,10 @@ ABILITY_KINDS = ("trapped by", "capture", "block")
 TRAPPED_BY, CAPTURE, BLOCK = range(len(ABILITY_KINDS))
 FIRST_CHOOSE = len(COLOURS)  # actions: draw from colour 0..3, then choose commonness, size
 TERMINAL_PLAYER = -4  # bestiary.core.api.TERMINAL
+# The phase after a seat's decision, by the phase it was taken in (rules.draw, rules.choose_attribute).
+AFTER_DECISION = np.arange(len(tensor.PHASES))
+AFTER_DECISION[[ACTIVE_DRAW, CHALLENGE_DRAW, ACTIVE_CHOOSE, TIE_CHOOSE, FINAL_CHOOSE]] = \
+    [ACTIVE_CHOOSE, CHALLENGE_FLIP, ACTIVE_FLIP, CHALLENGE_DRAW, OVER]
 ROLE_CELLS = 9  # the observation's one-hot cells before the cards': phase, five seat roles, three attributes
 
 
@@ -77,9 +81,9 @@ class CritterBatch:
                                                                         for seat in range(players))]
                                        for viewer in range(players)], np.int64)
         # The observation's scatter: each game's one-hot cells (ROLE_CELLS, then one per card) and where each
-        # game's row starts in the (N, D + 1) buffer (a spare column for fields with no 1).
+        # game's row starts in the flattened (N, D) batch.
         self.card_cells = at["card_places"] + np.arange(cards) * self.width
-        self.row_starts = (np.arange(num_games) * (self.size + 1))[:, None]
+        self.row_starts = (np.arange(num_games) * self.size)[:, None]
         self._cells = np.zeros((num_games, ROLE_CELLS + cards), np.int64)
         self.turned = (np.arange(players)[:, None] + np.arange(players)) % players
         shape = (num_games,)
@@ -93,7 +97,9 @@ class CritterBatch:
         self.pending = np.full(shape, -1, np.int64)
         self.final_attribute = np.full(shape, -1, np.int64)
         self.top = np.full(shape, -1, np.int64)
-        self.place = np.zeros((num_games, cards), np.int8)
+        # A spare column past the cards: the stack's empty slots point at it.
+        self.place = np.zeros((num_games, cards + 1), np.int8)
+        self.stack = np.full((num_games, players), cards, np.int64)  # at most one card a play (CRITTERS-23)
         self.deck_count = np.zeros((num_games, len(COLOURS)), np.int64)
         self.scores = np.zeros((num_games, players), np.int64)
         # Running tallies, so that no step sums over the cards: each corral's and the stack's cards and points.
@@ -119,6 +125,7 @@ class CritterBatch:
         self.corral_points[games] = 0
         self.stack_cards[games] = 0
         self.stack_points[games] = 0
+        self.stack[games] = self.cards
         if self.first_player == "random":
             # CRITTERS-7: chance chooses the first starting player.
             self.start[games] = streams.draw(games, np.full(len(games), self.players))
@@ -181,11 +188,12 @@ class CritterBatch:
         """(N, D) float32: each game's observation tensor for its seat in `viewers`, the numbers
         `CritterState.observation_tensor` gives (games/critters/tensor.py).
 
-        Every 1 of the one-hot fields is gathered as a cell number first (a field with no 1 now points at a
-        spare column past the tensor's end) and all are written by one scatter; then the few other numbers."""
+        Every 1 of the one-hot fields is gathered as a cell number first (a field with no 1 now points at the
+        phase's cell, which holds a 1 anyway) and all are written by one scatter; then the few other numbers."""
         n, players, at, size = self.num_games, self.players, self.at, self.size
-        phase, spare = self.phase, size
+        phase = self.phase
         cells = self._cells
+        spare = at["phase"] + phase
 
         def relative(seat: np.ndarray) -> np.ndarray:
             turned: np.ndarray = (seat - viewers) % players
@@ -193,7 +201,7 @@ class CritterBatch:
 
         role = {name: at["seat_roles"] + k * players for k, name in enumerate(SEAT_ROLES)}  # each role's row
         challenger = self.challenger()
-        cells[:, 0] = at["phase"] + phase
+        cells[:, 0] = spare
         cells[:, 1] = role["starting_player"] + relative(self.start)
         ended_or_choosing = (phase == FIRST_PLAYER) | (phase == FINAL_CHOOSE) | (phase == OVER)
         cells[:, 2] = np.where(ended_or_choosing, spare, role["active_player"] + relative(self.active))
@@ -209,21 +217,20 @@ class CritterBatch:
         cells[:, 8] = np.where(self.final_attribute >= 0, at["final_attribute"] + self.final_attribute, spare)
         # Each card's place as its tensor column, seats counted from the viewer: one lookup per card.
         if (viewers == viewers[0]).all():  # the usual case: the learner's seat in every game
-            columns = np.take(self.place_columns[viewers[0]], self.place)
+            columns = np.take(self.place_columns[viewers[0]], self.place[:, :-1])
         else:
-            columns = np.take(self.place_columns, (viewers * self.place_count)[:, None] + self.place)
+            columns = np.take(self.place_columns, (viewers * self.place_count)[:, None] + self.place[:, :-1])
         np.add(columns, self.card_cells, out=cells[:, ROLE_CELLS:])
         cells += self.row_starts
-        buffer = np.zeros((n, size + 1), np.float32)
-        buffer.reshape(-1)[cells] = 1.0
-        out = buffer[:, :size]
+        out = np.zeros((n, size), np.float32)
+        out.reshape(-1)[cells] = 1.0
         out[:, at["progress"]] = self.round / self.rounds
         out[:, at["progress"] + 1] = self.plays / players
         out[:, at["deck_sizes"]:at["deck_sizes"] + len(COLOURS)] = self.deck_count / self.deck_starts
         # Corral totals, the corrals turned so that the viewer's comes first.
         turned = np.take_along_axis(self.corral_points, self.turned[viewers][:, :, None], axis=1) / self.most
         out[:, at["corral_totals"]:at["corral_totals"] + 2 * players] = turned.reshape(n, 2 * players)
-        return np.ascontiguousarray(out)
+        return out
 
     # -- playing -----------------------------------------------------------------------------
     def step(self, actions: np.ndarray, games: np.ndarray, streams: Draws) -> None:
@@ -231,22 +238,17 @@ class CritterBatch:
         phase = self.phase[games]
         chosen = actions[games]
         drawing = chosen < FIRST_CHOOSE
-        # CRITTERS-8, CRITTERS-12: draw the top card of a colour deck, face down.
-        drew = games[drawing]
-        self.pending[drew] = chosen[drawing]
-        self.phase[drew] = np.where(phase[drawing] == ACTIVE_DRAW, ACTIVE_CHOOSE, CHALLENGE_FLIP)
-        attribute = chosen - FIRST_CHOOSE
-        final = ~drawing & (phase == FINAL_CHOOSE)
-        # CRITTERS-32, CRITTERS-33: the chooser's attribute scores every corral.
+        # CRITTERS-8, CRITTERS-12: draw the top card of a colour deck, face down; CRITTERS-9, CRITTERS-23:
+        # commonness or size announced before the card is flipped, or afresh after a tie.
+        self.pending[games] = np.where(drawing, chosen, self.pending[games])
+        final = phase == FINAL_CHOOSE
+        self.attribute[games] = np.where(drawing | final, self.attribute[games], chosen - FIRST_CHOOSE)
+        self.phase[games] = AFTER_DECISION[phase]
         if final.any():
-            self.final_attribute[games[final]] = attribute[final]
+            # CRITTERS-32, CRITTERS-33: the chooser's attribute scores every corral.
+            self.final_attribute[games[final]] = chosen[final] - FIRST_CHOOSE
             self._score(games[final])
-        announcing = ~drawing & ~final
-        # CRITTERS-9, CRITTERS-23: announced before the card is flipped, or afresh after a tie.
-        announced = games[announcing]
-        self.attribute[announced] = attribute[announcing]
-        self.phase[announced] = np.where(phase[announcing] == ACTIVE_CHOOSE, ACTIVE_FLIP, CHALLENGE_DRAW)
-        now = self.phase[games]
+        now = AFTER_DECISION[phase]
         flipping = games[now == ACTIVE_FLIP]
         if len(flipping):
             self._flip_active_card(flipping, streams)
@@ -270,6 +272,7 @@ class CritterBatch:
         card = self._take_from_deck(games, streams)
         self.place[games, card] = ACTIVE
         self.top[games] = card
+        self.stack[games, 0] = card
         self.stack_cards[games] = 1
         self.stack_points[games] = self.values[card]
         self.plays[games] = 1
@@ -296,8 +299,8 @@ class CritterBatch:
         # CRITTERS-19: a trapped, beaten or blocking card goes to a corral; else it becomes the active card.
         corralled = active_corrals | blocks
         keeper = np.where(active_corrals, active, challenger)
-        self.corral_cards[games[corralled], keeper[corralled]] += 1
-        self.corral_points[games[corralled], keeper[corralled]] += self.values[card[corralled]]
+        self.corral_cards[games, keeper] += corralled
+        self.corral_points[games, keeper] += self.values[card] * corralled[:, None]
         # CRITTERS-17, CRITTERS-21, CRITTERS-27: the stack goes to the challenger, whose card becomes active.
         if takes_over.any():
             self._corral_stack(games[takes_over], challenger[takes_over])
@@ -305,6 +308,8 @@ class CritterBatch:
         self.place[games[ties], top[ties]] = UNDER_ACTIVE
         self.place[games, card] = np.where(corralled, CORRAL + keeper, ACTIVE)
         new_top = takes_over | ties
+        on_top = games[new_top]
+        self.stack[on_top, self.stack_cards[on_top]] = card[new_top]
         self.stack_cards[games] += new_top  # a takeover's stack was just emptied
         self.stack_points[games] += self.values[card] * new_top[:, None]
         self.top[games] = np.where(new_top, card, top)
@@ -324,13 +329,12 @@ class CritterBatch:
 
     def _corral_stack(self, games: np.ndarray, seats: np.ndarray) -> None:
         # CRITTERS-19: the stack's cards go face down into the winner's corral.
-        place = self.place[games]
-        stacked = (place == ACTIVE) | (place == UNDER_ACTIVE)
-        self.place[games] = np.where(stacked, CORRAL + seats[:, None], place)
+        self.place[games[:, None], self.stack[games]] = (CORRAL + seats)[:, None]  # (the spare column too)
         self.corral_cards[games, seats] += self.stack_cards[games]
         self.corral_points[games, seats] += self.stack_points[games]
         self.stack_cards[games] = 0
         self.stack_points[games] = 0
+        self.stack[games] = self.cards
 
     def _end_round(self, games: np.ndarray) -> None:
         # CRITTERS-28: the active card and any under it go to the active player's corral.
