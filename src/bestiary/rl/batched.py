@@ -93,7 +93,8 @@ class Streams:
             used[spent] = 0
         self.used[games] = used + 1
         numbers = self.numbers[games, used]
-        return ((numbers * np.asarray(counts, np.uint64)) >> np.uint64(53)).astype(np.int64)
+        drawn: np.ndarray = ((numbers * np.asarray(counts, np.uint64)) >> np.uint64(53)).astype(np.int64)
+        return drawn
 
     def _make_block(self, games: np.ndarray) -> None:
         first = self.blocks_made[games] * np.uint64(self.block)
@@ -136,7 +137,8 @@ def batch_engine(game: Game, num_games: int) -> BatchEngine:
 
 def kth_true(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
     """In each row of a boolean mask, the column of its k-th True (counting from 0)."""
-    columns: np.ndarray = np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1)
+    # Summed down the transposed mask: numpy adds whole rows at a time, and rows of a few actions are slow.
+    columns: np.ndarray = np.argmax(np.cumsum(mask.T, axis=0) > k, axis=0)
     return columns
 
 

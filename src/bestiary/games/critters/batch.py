@@ -65,7 +65,8 @@ class CritterBatch:
         self.ability_kind = np.array([ABILITY_KINDS.index(k) for k in game.ability_kind], np.int64)
         self.values = np.array(game.values, np.int64)  # (cards, 2): commonness, size
         self.deck_starts = np.array([len(cards) for cards in game.cards_by_colour], np.int64)
-        self.cards_of_colour = np.array(game.cards_by_colour, np.int64)  # CRITTERS-2: as many of each colour
+        # (cards of a colour, colour): CRITTERS-2, as many of each colour
+        self.colour_decks = np.array(game.cards_by_colour, np.int64).T.copy()
         self.rounds = len(game.cards) // players  # CRITTERS-31
         cards = len(game.cards)
         self.cards = cards
@@ -84,6 +85,7 @@ class CritterBatch:
         # game's row starts in the flattened (N, D) batch.
         self.card_cells = at["card_places"] + np.arange(cards) * self.width
         self.row_starts = (np.arange(num_games) * self.size)[:, None]
+        self.role_starts = (at["seat_roles"] + np.arange(len(SEAT_ROLES)) * players)[:, None]
         self._cells = np.zeros((num_games, ROLE_CELLS + cards), np.int64)
         self.turned = (np.arange(players)[:, None] + np.arange(players)) % players
         shape = (num_games,)
@@ -195,23 +197,17 @@ class CritterBatch:
         cells = self._cells
         spare = at["phase"] + phase
 
-        def relative(seat: np.ndarray) -> np.ndarray:
-            turned: np.ndarray = (seat - viewers) % players
-            return turned
-
-        role = {name: at["seat_roles"] + k * players for k, name in enumerate(SEAT_ROLES)}  # each role's row
+        # The five seat roles (SEAT_ROLES), each a seat or none: its cell in the role's row of relative seats.
         challenger = self.challenger()
-        cells[:, 0] = spare
-        cells[:, 1] = role["starting_player"] + relative(self.start)
-        ended_or_choosing = (phase == FIRST_PLAYER) | (phase == FINAL_CHOOSE) | (phase == OVER)
-        cells[:, 2] = np.where(ended_or_choosing, spare, role["active_player"] + relative(self.active))
-        challenging = (phase == CHALLENGE_DRAW) | (phase == CHALLENGE_FLIP)
-        cells[:, 3] = np.where(challenging, role["challenger"] + relative(challenger), spare)
-        choosing = (phase == FINAL_CHOOSE) | (phase == OVER)
-        cells[:, 4] = np.where(choosing, role["chooser"] + relative(self.chooser), spare)
         drawn = self.pending >= 0
-        drawer = np.where(phase == CHALLENGE_FLIP, challenger, self.active)
-        cells[:, 5] = np.where(drawn, role["drawn_by"] + relative(drawer), spare)
+        seats = np.stack([self.start, self.active, challenger, self.chooser,
+                          np.where(phase == CHALLENGE_FLIP, challenger, self.active)])
+        ended_or_choosing = (phase == FIRST_PLAYER) | (phase == FINAL_CHOOSE) | (phase == OVER)
+        held = np.stack([np.ones(n, bool), ~ended_or_choosing, (phase == CHALLENGE_DRAW) | (phase == CHALLENGE_FLIP),
+                         (phase == FINAL_CHOOSE) | (phase == OVER), drawn])
+        role_cells = self.role_starts + (seats - viewers) % players
+        cells[:, 0] = spare
+        cells[:, 1:1 + len(SEAT_ROLES)] = np.where(held, role_cells, spare).T
         cells[:, 6] = np.where(drawn, at["face_down_colour"] + self.pending, spare)
         cells[:, 7] = np.where(self.attribute >= 0, at["attribute"] + self.attribute, spare)
         cells[:, 8] = np.where(self.final_attribute >= 0, at["final_attribute"] + self.final_attribute, spare)
@@ -228,7 +224,10 @@ class CritterBatch:
         out[:, at["progress"] + 1] = self.plays / players
         out[:, at["deck_sizes"]:at["deck_sizes"] + len(COLOURS)] = self.deck_count / self.deck_starts
         # Corral totals, the corrals turned so that the viewer's comes first.
-        turned = np.take_along_axis(self.corral_points, self.turned[viewers][:, :, None], axis=1) / self.most
+        if (viewers == viewers[0]).all():
+            turned = self.corral_points[:, self.turned[viewers[0]]] / self.most
+        else:
+            turned = np.take_along_axis(self.corral_points, self.turned[viewers][:, :, None], axis=1) / self.most
         out[:, at["corral_totals"]:at["corral_totals"] + 2 * players] = turned.reshape(n, 2 * players)
         return out
 
@@ -259,10 +258,11 @@ class CritterBatch:
     def _take_from_deck(self, games: np.ndarray, streams: Draws) -> np.ndarray:
         """CRITTERS-38: the face-down card turns out to be one of its deck's cards, each alike likely."""
         colour = self.pending[games]
-        deck = self.cards_of_colour[colour]  # (games, cards of a colour), in card order
-        in_deck = self.place[games[:, None], deck] == IN_DECK
+        deck = self.colour_decks[:, colour]  # (cards of a colour, games): one column per game, in card order
+        in_deck = self.place[games, deck] == IN_DECK
         k = streams.draw(games, self.deck_count[games, colour])
-        card: np.ndarray = deck[self._rows[:len(games)], np.argmax(np.cumsum(in_deck, axis=1) > k[:, None], axis=1)]
+        # The k-th card still in the deck (sums down the columns: numpy adds whole rows at a time).
+        card: np.ndarray = deck[np.argmax(np.cumsum(in_deck, axis=0) > k, axis=0), self._rows[:len(games)]]
         self.deck_count[games, colour] -= 1
         self.pending[games] = -1
         return card
