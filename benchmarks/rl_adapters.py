@@ -8,6 +8,7 @@ Table 1, per game and player count (random play, one step = one seat's decision,
   AEC/s, AEC ×     PettingZoo's AEC loop (env.last(), env.step()), and its cost per step ÷ engine+tensor's
   Gymnasium/s      BestiaryEnv against the random agent (opponents' decisions count as steps too)
   OpenSpiel/s      the pyspiel adapter, random play
+  spiel tensor ×   the tensor through the pyspiel state (state.observation_tensor) ÷ tensor µs
 Table 2, per game at its smallest player count: learner steps per second of the single BestiaryEnv, of
 Gymnasium's SyncVectorEnv over it, and of BestiaryVectorEnv, each with N games.
 Table 3, for each game with a batched engine (two players, random opponents): learner steps per second of the
@@ -159,12 +160,14 @@ def openspiel_episode(game: openspiel.BestiarySpielGame, seed: int) -> int:
     return steps
 
 
-def tensor_microseconds(game: Game, encode: Callable[[State, int], object], batch: int = 20,
-                        repeats: int = 15) -> float:
-    """Mean cost of one tensor over the distinct states of seeded random games. Each batch of states is timed
-    `repeats` times and its fastest run kept, so that another process taking the core does not count."""
-    states = states_along_random_games(game, games=2)
-    seats = [deciding_seat(s) if s.players_to_act() else 0 for s in states]
+def tensor_microseconds(game: Game, encode: Callable[[object, int], object], batch: int = 20,
+                        repeats: int = 15, prepare: Callable[[State], object] = lambda state: state) -> float:
+    """Mean cost of one tensor over the distinct states of seeded random games (each made ready by `prepare`
+    before the clock starts). Each batch of states is timed `repeats` times and its fastest run kept, so that
+    another process taking the core does not count."""
+    bestiary_states = states_along_random_games(game, games=2)
+    seats = [deciding_seat(s) if s.players_to_act() else 0 for s in bestiary_states]
+    states = [prepare(state) for state in bestiary_states]
     total = 0.0
     for start in range(0, len(states), batch):
         chunk = list(zip(states[start:start + batch], seats[start:start + batch], strict=True))
@@ -238,7 +241,7 @@ def adapter_table(seconds: float, all_counts: bool, console: Console) -> Table:
 
     adapters = Table(title="Adapters beside the raw engine (steps/s; one step = one seat's decision)")
     for column in ("game", "players", "engine/s", "+tensor/s", "tensor µs", "dict µs", "AEC/s", "AEC ×",
-                   "Gymnasium/s", "OpenSpiel/s"):
+                   "Gymnasium/s", "OpenSpiel/s", "spiel tensor ×"):
         adapters.add_column(column, justify="left" if column == "game" else "right")
     for name in bestiary.list_games():
         counts = game_class(name).info.player_counts
@@ -251,11 +254,15 @@ def adapter_table(seconds: float, all_counts: bool, console: Console) -> Table:
                 "gym": partial(rate, episode=partial(gymnasium_episode, BestiaryEnv(game, opponents=["random"]))),
                 "spiel": partial(rate, episode=partial(openspiel_episode, openspiel.load(name, players=players)))})
             engine, with_tensor, aec, gym, spiel = rates.values()
-            adapters.add_row(name, str(players), f"{engine:,.0f}", f"{with_tensor:,.0f}",
-                             f"{tensor_microseconds(game, lambda s, seat: s.observation_tensor(seat)):.1f}",
+            direct = tensor_microseconds(game, lambda s, seat: s.observation_tensor(seat))  # type: ignore[attr-defined]
+            spiel_game = openspiel.load(game)
+            through_pyspiel = tensor_microseconds(
+                game, lambda s, seat: s.observation_tensor(seat),  # type: ignore[attr-defined]
+                prepare=partial(openspiel.BestiarySpielState, spiel_game))
+            adapters.add_row(name, str(players), f"{engine:,.0f}", f"{with_tensor:,.0f}", f"{direct:.1f}",
                              f"{tensor_microseconds(game, from_the_observation(game)):.1f}",
                              f"{aec:,.0f}", f"{with_tensor / aec:.2f}",
-                             f"{gym:,.0f}", f"{spiel:,.0f}")
+                             f"{gym:,.0f}", f"{spiel:,.0f}", f"{through_pyspiel / direct:.2f}")
             console.print(f"measured {name} at {players} players", style="dim")
     return adapters
 

@@ -36,7 +36,7 @@ TERMINAL_PLAYER = -4  # bestiary.core.api.TERMINAL
 AFTER_DECISION = np.arange(len(tensor.PHASES))
 AFTER_DECISION[[ACTIVE_DRAW, CHALLENGE_DRAW, ACTIVE_CHOOSE, TIE_CHOOSE, FINAL_CHOOSE]] = \
     [ACTIVE_CHOOSE, CHALLENGE_FLIP, ACTIVE_FLIP, CHALLENGE_DRAW, OVER]
-ROLE_CELLS = 9  # the observation's one-hot cells before the cards': phase, five seat roles, three attributes
+ROLE_CELLS = 9  # the observation's one-hot cells besides the cards': phase, five seat roles, three attributes
 
 
 class Draws(Protocol):
@@ -83,10 +83,12 @@ class CritterBatch:
                                        for viewer in range(players)], np.int64)
         # The observation's scatter: each game's one-hot cells (ROLE_CELLS, then one per card) and where each
         # game's row starts in the flattened (N, D) batch.
-        self.card_cells = at["card_places"] + np.arange(cards) * self.width
         self.row_starts = (np.arange(num_games) * self.size)[:, None]
+        self.card_cells = self.row_starts + at["card_places"] + np.arange(cards) * self.width
         self.role_starts = (at["seat_roles"] + np.arange(len(SEAT_ROLES)) * players)[:, None]
-        self._cells = np.zeros((num_games, ROLE_CELLS + cards), np.int64)
+        self._cells = np.zeros((num_games, ROLE_CELLS), np.int64)
+        self._role_seats = np.zeros((len(SEAT_ROLES), num_games), np.int64)
+        self._role_held = np.ones((len(SEAT_ROLES), num_games), bool)  # row 0: a starting player always
         self.turned = (np.arange(players)[:, None] + np.arange(players)) % players
         shape = (num_games,)
         self.phase = np.full(shape, OVER, np.int64)
@@ -200,14 +202,18 @@ class CritterBatch:
         # The five seat roles (SEAT_ROLES), each a seat or none: its cell in the role's row of relative seats.
         challenger = self.challenger()
         drawn = self.pending >= 0
-        seats = np.stack([self.start, self.active, challenger, self.chooser,
-                          np.where(phase == CHALLENGE_FLIP, challenger, self.active)])
-        ended_or_choosing = (phase == FIRST_PLAYER) | (phase == FINAL_CHOOSE) | (phase == OVER)
-        held = np.stack([np.ones(n, bool), ~ended_or_choosing, (phase == CHALLENGE_DRAW) | (phase == CHALLENGE_FLIP),
-                         (phase == FINAL_CHOOSE) | (phase == OVER), drawn])
-        role_cells = self.role_starts + (seats - viewers) % players
+        seats, held = self._role_seats, self._role_held  # (roles, N): rows written in place
+        seats[0], seats[1], seats[2], seats[3] = self.start, self.active, challenger, self.chooser
+        np.copyto(seats[4], np.where(phase == CHALLENGE_FLIP, challenger, self.active))
+        np.logical_and(phase != FIRST_PLAYER, phase < FINAL_CHOOSE, out=held[1])  # FINAL_CHOOSE, OVER last
+        np.logical_or(phase == CHALLENGE_DRAW, phase == CHALLENGE_FLIP, out=held[2])
+        np.greater_equal(phase, FINAL_CHOOSE, out=held[3])
+        held[4] = drawn
+        seats -= viewers
+        seats %= players
+        seats += self.role_starts
         cells[:, 0] = spare
-        cells[:, 1:1 + len(SEAT_ROLES)] = np.where(held, role_cells, spare).T
+        cells[:, 1:1 + len(SEAT_ROLES)] = np.where(held, seats, spare).T
         cells[:, 6] = np.where(drawn, at["face_down_colour"] + self.pending, spare)
         cells[:, 7] = np.where(self.attribute >= 0, at["attribute"] + self.attribute, spare)
         cells[:, 8] = np.where(self.final_attribute >= 0, at["final_attribute"] + self.final_attribute, spare)
@@ -216,10 +222,12 @@ class CritterBatch:
             columns = np.take(self.place_columns[viewers[0]], self.place[:, :-1])
         else:
             columns = np.take(self.place_columns, (viewers * self.place_count)[:, None] + self.place[:, :-1])
-        np.add(columns, self.card_cells, out=cells[:, ROLE_CELLS:])
+        columns += self.card_cells
         cells += self.row_starts
         out = np.zeros((n, size), np.float32)
-        out.reshape(-1)[cells] = 1.0
+        flat = out.reshape(-1)
+        flat[cells] = 1.0
+        flat[columns] = 1.0
         out[:, at["progress"]] = self.round / self.rounds
         out[:, at["progress"] + 1] = self.plays / players
         out[:, at["deck_sizes"]:at["deck_sizes"] + len(COLOURS)] = self.deck_count / self.deck_starts
