@@ -115,6 +115,17 @@ def test_a_games_trajectory_depends_on_its_seed_alone() -> None:
         assert np.array_equal(alone[0], together[2])
 
 
+def test_a_reset_without_a_seed_deals_new_games_from_the_last_seed() -> None:
+    envs = BatchedVectorEnv("critter-capture", num_envs=8, players=2, first_player="random")
+    envs.reset(seed=3)
+    seeded = envs.streams.keys.copy()
+    again, _ = envs.reset()
+    assert not np.isin(envs.streams.keys, seeded).any()  # eight new games, none of the seeded ones again
+    replayed = BatchedVectorEnv("critter-capture", num_envs=8, players=2, first_player="random")
+    replayed.reset(seed=3)
+    assert np.array_equal(replayed.reset()[0], again)
+
+
 def test_streams_draw_what_the_scalar_reference_draws() -> None:
     streams = Streams(3)
     streams.seed(np.arange(3), np.array([0, 1, 2**63 + 5], np.uint64))

@@ -189,18 +189,20 @@ class BatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._ended = np.ones(num_envs, bool)
         self._started = False
         self._legal = np.zeros((num_envs, self.engine.num_actions), bool)  # the engine's mask after the last step
-        self._next_seeds = np.random.SeedSequence().generate_state(num_envs, np.uint64)
+        self._seed_source = np.random.default_rng()  # seeds for a reset without one
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is None:
-            seeds = self._next_seeds
+        if seed is None:  # new games, from the sequence the last seed began
+            seeds = self._seed_source.integers(2**63, size=self.num_envs, dtype=np.uint64)
         elif isinstance(seed, int):
             seeds = (seed + np.arange(self.num_envs, dtype=np.uint64)).astype(np.uint64)
+            self._seed_source = np.random.default_rng(seed)
         else:
             if len(seed) != self.num_envs:
                 raise ValueError(f"give one seed for each of the {self.num_envs} games, not {len(seed)}")
             seeds = np.asarray(seed, np.uint64)
+            self._seed_source = np.random.default_rng(seeds)
         self.streams.seed(self._all, seeds)
         self._deal(self._all)
         self._ended[:] = False
