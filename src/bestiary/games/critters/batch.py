@@ -311,19 +311,22 @@ class CritterBatch:
         self.corral_cards[games, keeper] += corralled
         self.corral_points[games, keeper] += self.values[card] * corralled[:, None]
         # CRITTERS-17, CRITTERS-21, CRITTERS-27: the stack goes to the challenger, whose card becomes active.
-        if takes_over.any():
-            self._corral_stack(games[takes_over], challenger[takes_over])
+        # On the round's last play the round's end corrals the stack and the new card together, to the same
+        # seat, so the stack stays for it.
+        plays_left = plays < self.players
+        takes_stack = takes_over & plays_left
+        if takes_stack.any():
+            self._corral_stack(games[takes_stack], challenger[takes_stack])
         # CRITTERS-23: the active card goes under the challenge card, which becomes active.
         self.place[games[ties], top[ties]] = UNDER_ACTIVE
         self.place[games, card] = np.where(corralled, CORRAL + keeper, ACTIVE)
         new_top = takes_over | ties
         on_top = games[new_top]
         self.stack[on_top, self.stack_cards[on_top]] = card[new_top]
-        self.stack_cards[games] += new_top  # a takeover's stack was just emptied
+        self.stack_cards[games] += new_top  # a takeover's stack was just emptied (but on the last play)
         self.stack_points[games] += self.values[card] * new_top[:, None]
         self.top[games] = np.where(new_top, card, top)
         self.active[games] = np.where(new_top, challenger, active)
-        plays_left = plays < self.players
         # CRITTERS-23 (CRITTERS-40: not on the round's last play); a takeover too with the rechoose option.
         rechoose = (ties | (takes_over & self.rechoose_on_takeover)) & plays_left
         self.phase[games] = np.where(rechoose, TIE_CHOOSE, CHALLENGE_DRAW)
