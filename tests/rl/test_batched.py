@@ -16,7 +16,7 @@ from tests.rl.games import RL_EXTRA
 pytest.importorskip("gymnasium", reason=RL_EXTRA)
 import gymnasium
 
-from bestiary.rl.batched import BatchedVectorEnv, Streams, stream_draw
+from bestiary.rl.batched import BatchedVectorEnv, Streams, kth_true, stream_draw
 from bestiary.rl.vector import BestiaryVectorEnv
 
 
@@ -124,6 +124,21 @@ def test_a_reset_without_a_seed_deals_new_games_from_the_last_seed() -> None:
     replayed = BatchedVectorEnv("critter-capture", num_envs=8, players=2, first_player="random")
     replayed.reset(seed=3)
     assert np.array_equal(replayed.reset()[0], again)
+
+
+def test_the_engines_own_random_actions_are_the_k_th_legal_ones() -> None:
+    envs = BatchedVectorEnv("critter-capture", num_envs=64, players=3)
+    _, infos = envs.reset(seed=5)
+    for _ in range(60):
+        engine, games = envs.engine, np.flatnonzero(~envs.engine.terminal)
+        twin = Streams(64)
+        twin.seed(np.arange(64), np.arange(64, dtype=np.uint64))
+        own = engine.random_actions(games, twin)[games]
+        twin.seed(np.arange(64), np.arange(64, dtype=np.uint64))
+        legal = engine.legal_mask(games)
+        assert np.array_equal(own, kth_true(legal, twin.draw(games, legal.sum(axis=1))))
+        assert legal[np.arange(len(games)), own].all()
+        _, _, _, _, infos = envs.step(infos["action_mask"].argmax(axis=1))
 
 
 def test_streams_draw_what_the_scalar_reference_draws() -> None:

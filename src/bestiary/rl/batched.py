@@ -138,12 +138,17 @@ def batch_engine(game: Game, num_games: int) -> BatchEngine:
 def kth_true(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
     """In each row of a boolean mask, the column of its k-th True (counting from 0)."""
     # Summed down the transposed mask: numpy adds whole rows at a time, and rows of a few actions are slow.
-    columns: np.ndarray = np.argmax(np.cumsum(mask.T, axis=0) > k, axis=0)
+    columns: np.ndarray = (np.cumsum(mask.T, axis=0) <= k).sum(axis=0)
     return columns
 
 
 def random_seat_actions(engine: BatchEngine, games: np.ndarray, streams: Streams) -> np.ndarray:
-    """A uniformly random legal action in each game of `games` (the k-th legal index for a drawn k)."""
+    """A uniformly random legal action in each game of `games` (the k-th legal index for a drawn k); an
+    engine may offer its own `random_actions(games, streams)` that picks the same without the mask."""
+    own = getattr(engine, "random_actions", None)
+    if own is not None:
+        picked: np.ndarray = own(games, streams)
+        return picked
     actions = np.zeros(engine.num_games, np.int64)
     legal = engine.legal_mask(games)
     actions[games] = kth_true(legal, streams.draw(games, legal.sum(axis=1)))

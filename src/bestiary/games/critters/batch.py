@@ -180,6 +180,19 @@ class CritterBatch:
         mask[:, FIRST_CHOOSE:] = choosing[:, None]
         return mask
 
+    def random_actions(self, games: np.ndarray, draws: Draws) -> np.ndarray:
+        """A uniformly random legal action in each game of `games` (indices), as an (N,) array: what
+        `bestiary.rl.batched.random_seat_actions` picks from `legal_mask`, the k-th legal action for a
+        drawn k, found without building the mask."""
+        phase = self.phase[games]
+        choosing = (phase == ACTIVE_CHOOSE) | (phase == TIE_CHOOSE) | (phase == FINAL_CHOOSE)
+        decks = self.deck_count[games] > 0
+        k = draws.draw(games, np.where(choosing, 2, decks.sum(axis=1)))
+        colour = (np.cumsum(decks.T, axis=0) <= k).sum(axis=0)  # the k-th colour with cards left
+        actions = np.zeros(self.num_games, np.int64)
+        actions[games] = np.where(choosing, FIRST_CHOOSE + k, colour)
+        return actions
+
     def returns(self, games: np.ndarray | None = None) -> np.ndarray:
         """(N, players), or the rows of `games` (indices): CRITTERS-35, the most points wins and equal best
         scores share the win; 0 until the end."""
