@@ -4,6 +4,7 @@ tensor works or raises as the game type says; the tensors come from the game as 
 
 from __future__ import annotations
 
+import base64
 import copy
 import pickle
 
@@ -56,6 +57,15 @@ def test_copied_states_keep_their_history_at_every_step(name: str, players: int)
             assert record(back) == expected, how
             assert back.inner.history_length() == state.inner.history_length(), how
     assert back.inner.to_json() == state.inner.to_json()  # the Bestiary state whole (test_pickling.py: every step)
+
+
+def test_a_state_serialized_before_states_carried_their_record_still_loads() -> None:
+    game = spiel_game("critter-capture", 2)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    old = base64.b64encode(pickle.dumps(state.inner)).decode("ascii")  # the earlier format: the Bestiary state
+    back = game.deserialize_state(old)
+    assert back.inner.to_json() == state.inner.to_json() and back.history() == []
 
 
 def test_a_game_unpickled_where_it_was_pickled_is_the_very_game() -> None:

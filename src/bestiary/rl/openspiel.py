@@ -197,7 +197,10 @@ class BestiarySpielGame(pyspiel.Game):  # type: ignore[misc]
         return BestiarySpielState(self, inner)
 
     def deserialize_state(self, text: str) -> BestiarySpielState:
-        inner, history = pickle.loads(base64.b64decode(text))
+        loaded = pickle.loads(base64.b64decode(text))
+        if isinstance(loaded, State):  # serialized before states carried OpenSpiel's record
+            return BestiarySpielState(self, loaded)
+        inner, history = loaded
         return restored_state(self, inner, history)
 
     def information_state_tensor_shape(self) -> list[int]:
