@@ -8,41 +8,76 @@ Table 1, per game and player count (random play, one step = one seat's decision,
   AEC/s, AEC ×     PettingZoo's AEC loop (env.last(), env.step()), and its cost per step ÷ engine+tensor's
   Gymnasium/s      BestiaryEnv against the random agent (opponents' decisions count as steps too)
   OpenSpiel/s      the pyspiel adapter, random play
+  spiel tensor ×   the tensor through the pyspiel state (state.observation_tensor) ÷ tensor µs
 Table 2, per game at its smallest player count: learner steps per second of the single BestiaryEnv, of
 Gymnasium's SyncVectorEnv over it, and of BestiaryVectorEnv, each with N games.
+Table 3, for each game with a batched engine (two players, random opponents): learner steps per second of the
+single BestiaryEnv, SyncVectorEnv and BestiaryVectorEnv with 256 games, BatchedVectorEnv with 256 games
+and its multiple of the single env's rate; beside them OpenSpiel's C++ connect_four and hearts stepped from
+Python through pyspiel (random play, chance sampled; every decision a step) and pgx where it is installed.
+Table 4: BatchedVectorEnv's learner steps per second and CPU µs per game-step as the batch grows (1 … 4096).
 Every figure is the benchmark process's own CPU time (time.process_time), so the time other processes hold
 the cores does not count; and the loops of a row take turns, five turns each, each keeping its fastest turn
 (the tensor timings keep the fastest of 15 runs of each batch of states), so that what the other processes
 still cost (shared caches and memory) slows every column alike and counts least.
 
-Needs the rl extra. Run (about a minute with the defaults):
-    python benchmarks/rl_adapters.py [--seconds 0.5] [--all-counts] [--envs 16] [--tables adapters|vectors|both]
+Everything runs in this one process on one core (numpy's thread pools are held to one thread).
+Needs the rl extra. Run from the repository root (about two minutes with the defaults):
+    python benchmarks/rl_adapters.py [--seconds 0.5] [--all-counts] [--envs 16]
+                                     [--tables adapters|vectors|batched|scaling|all]
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import random
-import time
-from collections.abc import Callable
-from functools import partial
+import os
 
-import numpy as np
-from gymnasium.vector import SyncVectorEnv
-from rich.console import Console
-from rich.table import Table
-from tests.random_play import states_along_random_games
+for _threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")  # one core: no numpy thread pool
 
-import bestiary
-from bestiary.core.api import Game, State
-from bestiary.core.registry import game_class
-from bestiary.rl import openspiel, pettingzoo
-from bestiary.rl.gymnasium import BestiaryEnv
-from bestiary.rl.table import deciding_seat, play_chance
-from bestiary.rl.vector import BestiaryVectorEnv
+import argparse  # noqa: E402
+import importlib  # noqa: E402
+import importlib.util  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from functools import partial  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+from gymnasium.vector import SyncVectorEnv  # noqa: E402
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+import bestiary  # noqa: E402
+from bestiary.core.api import Game, State  # noqa: E402
+from bestiary.core.registry import game_class  # noqa: E402
+from bestiary.rl import openspiel, pettingzoo  # noqa: E402
+from bestiary.rl.batched import BATCH_ENGINES, BatchedVectorEnv  # noqa: E402
+from bestiary.rl.gymnasium import BestiaryEnv  # noqa: E402
+from bestiary.rl.table import deciding_seat, play_chance  # noqa: E402
+from bestiary.rl.vector import BestiaryVectorEnv  # noqa: E402
+
+BATCH = 256  # games per vector environment in table 3
+BATCH_SIZES = (1, 4, 16, 64, 256, 1024, 4096)  # table 4
 
 ROUNDS = 5  # turns each loop of a row is timed in, interleaved with the others; its fastest turn counts
+
+
+def states_along_random_games(game: Game, games: int) -> list[State]:
+    """A copy of every state of `games` seeded random games (chance by its odds, the first listed seat acting)."""
+    states = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            states.append(state.clone())
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                player = state.players_to_act()[0]
+                state.apply_action(rng.choice(state.legal_actions(player)), player)
+    return states
 
 
 def rate(seconds: float, episode: Callable[[int], int]) -> float:
@@ -125,12 +160,14 @@ def openspiel_episode(game: openspiel.BestiarySpielGame, seed: int) -> int:
     return steps
 
 
-def tensor_microseconds(game: Game, encode: Callable[[State, int], object], batch: int = 20,
-                        repeats: int = 15) -> float:
-    """Mean cost of one tensor over the distinct states of seeded random games. Each batch of states is timed
-    `repeats` times and its fastest run kept, so that another process taking the core does not count."""
-    states = states_along_random_games(game, games=2)
-    seats = [deciding_seat(s) if s.players_to_act() else 0 for s in states]
+def tensor_microseconds(game: Game, encode: Callable[[object, int], object], batch: int = 20,
+                        repeats: int = 15, prepare: Callable[[State], object] = lambda state: state) -> float:
+    """Mean cost of one tensor over the distinct states of seeded random games (each made ready by `prepare`
+    before the clock starts). Each batch of states is timed `repeats` times and its fastest run kept, so that
+    another process taking the core does not count."""
+    bestiary_states = states_along_random_games(game, games=2)
+    seats = [deciding_seat(s) if s.players_to_act() else 0 for s in bestiary_states]
+    states = [prepare(state) for state in bestiary_states]
     total = 0.0
     for start in range(0, len(states), batch):
         chunk = list(zip(states[start:start + batch], seats[start:start + batch], strict=True))
@@ -186,21 +223,25 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.5, help="time per measurement")
     parser.add_argument("--all-counts", action="store_true", help="every player count, not just the smallest")
     parser.add_argument("--envs", type=int, default=16, help="games per vector environment")
-    parser.add_argument("--tables", choices=("adapters", "vectors", "both"), default="both",
+    parser.add_argument("--tables", choices=("adapters", "vectors", "batched", "scaling", "all"), default="all",
                         help="which table to measure")
     args = parser.parse_args()
     console = Console(width=160)
-    if args.tables != "vectors":
+    if args.tables in ("adapters", "all"):
         console.print(adapter_table(args.seconds, args.all_counts, console))
-    if args.tables != "adapters":
+    if args.tables in ("vectors", "all"):
         console.print(vector_table(args.seconds, args.envs))
+    if args.tables in ("batched", "all"):
+        console.print(batched_table(args.seconds))
+    if args.tables in ("scaling", "all"):
+        console.print(scaling_table(args.seconds))
 
 
 def adapter_table(seconds: float, all_counts: bool, console: Console) -> Table:
 
     adapters = Table(title="Adapters beside the raw engine (steps/s; one step = one seat's decision)")
     for column in ("game", "players", "engine/s", "+tensor/s", "tensor µs", "dict µs", "AEC/s", "AEC ×",
-                   "Gymnasium/s", "OpenSpiel/s"):
+                   "Gymnasium/s", "OpenSpiel/s", "spiel tensor ×"):
         adapters.add_column(column, justify="left" if column == "game" else "right")
     for name in bestiary.list_games():
         counts = game_class(name).info.player_counts
@@ -213,11 +254,15 @@ def adapter_table(seconds: float, all_counts: bool, console: Console) -> Table:
                 "gym": partial(rate, episode=partial(gymnasium_episode, BestiaryEnv(game, opponents=["random"]))),
                 "spiel": partial(rate, episode=partial(openspiel_episode, openspiel.load(name, players=players)))})
             engine, with_tensor, aec, gym, spiel = rates.values()
-            adapters.add_row(name, str(players), f"{engine:,.0f}", f"{with_tensor:,.0f}",
-                             f"{tensor_microseconds(game, lambda s, seat: s.observation_tensor(seat)):.1f}",
+            direct = tensor_microseconds(game, lambda s, seat: s.observation_tensor(seat))  # type: ignore[attr-defined]
+            spiel_game = openspiel.load(game)
+            through_pyspiel = tensor_microseconds(
+                game, lambda s, seat: s.observation_tensor(seat),  # type: ignore[attr-defined]
+                prepare=partial(openspiel.BestiarySpielState, spiel_game))
+            adapters.add_row(name, str(players), f"{engine:,.0f}", f"{with_tensor:,.0f}", f"{direct:.1f}",
                              f"{tensor_microseconds(game, from_the_observation(game)):.1f}",
                              f"{aec:,.0f}", f"{with_tensor / aec:.2f}",
-                             f"{gym:,.0f}", f"{spiel:,.0f}")
+                             f"{gym:,.0f}", f"{spiel:,.0f}", f"{through_pyspiel / direct:.2f}")
             console.print(f"measured {name} at {players} players", style="dim")
     return adapters
 
@@ -236,6 +281,98 @@ def vector_table(seconds: float, n: int) -> Table:
             "batched": partial(vector_rate, envs=BestiaryVectorEnv(game, num_envs=n), num_envs=n)}).values()
         vectors.add_row(name, str(players), f"{single:,.0f}", f"{sync:,.0f}", f"{batched:,.0f}")
     return vectors
+
+
+def spiel_rate(seconds: float, game: object) -> float:
+    """Decisions per second of random play in an OpenSpiel game (chance sampled by its odds, not counted)."""
+    rng = random.Random(0)
+    steps = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()  # type: ignore[attr-defined]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+    return steps / (time.process_time() - cpu)
+
+
+def pgx_rate(seconds: float, env_id: str, n: int) -> float | None:
+    """Steps per second of a pgx environment with `n` games (jax.vmap, jit), or None without pgx."""
+    if importlib.util.find_spec("pgx") is None:
+        return None
+    import jax
+    import pgx
+    env = pgx.make(env_id)
+    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+    key = jax.random.PRNGKey(0)
+    state = init(jax.random.split(key, n))
+
+    def act(state: object, key: object) -> object:
+        logits = jax.numpy.log(state.legal_action_mask.astype(float))  # type: ignore[attr-defined]
+        return jax.random.categorical(key, logits)
+
+    act = jax.jit(act)
+    state = step(state, act(state, key))  # compiled before the clock starts
+    steps = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        key, sub = jax.random.split(key)
+        state = step(state, act(state, sub))
+        state.rewards.block_until_ready()
+        steps += n
+    return steps / (time.process_time() - cpu)
+
+
+def shown(value: float | None, digits: int = 0) -> str:
+    return "n/a" if value is None else f"{value:,.{digits}f}"
+
+
+def batched_table(seconds: float, n: int = BATCH) -> Table:
+    """Per game with a batched engine, every environment's learner steps/s, OpenSpiel's C++ games beside."""
+    table = Table(title=f"Steps/s, two players, random opponents, {n} games per vector environment "
+                        "(one process, one core; every loop of a game timed in turns)")
+    for column in ("game", "environment", "games", "steps/s", "÷ BestiaryEnv"):
+        table.add_column(column, justify="left" if column in ("game", "environment") else "right")
+    for name in BATCH_ENGINES:
+        game = bestiary.load_game(name, players=2)
+        loops: dict[tuple[str, str], Callable[[float], float]] = {
+            ("BestiaryEnv", "1"): partial(single_rate, env=BestiaryEnv(game)),
+            ("SyncVectorEnv", str(n)): partial(
+                vector_rate, envs=SyncVectorEnv([partial(BestiaryEnv, game) for _ in range(n)]), num_envs=n),
+            ("BestiaryVectorEnv", str(n)): partial(vector_rate, envs=BestiaryVectorEnv(game, num_envs=n),
+                                                   num_envs=n),
+            ("BatchedVectorEnv", str(n)): partial(vector_rate, envs=BatchedVectorEnv(game, num_envs=n), num_envs=n),
+            **{(f"OpenSpiel {spiel} (C++ via pyspiel)", "1"): partial(spiel_rate, game=pyspiel.load_game(spiel))
+               for spiel in ("connect_four", "hearts")}}
+        rates = fastest_rates(seconds, loops)  # type: ignore[arg-type]
+        single = rates[("BestiaryEnv", "1")]  # type: ignore[index]
+        for (environment, games), value in rates.items():
+            table.add_row(name, environment, games, f"{value:,.0f}", f"{value / single:.1f}×")
+        for spiel in ("connect_four", "hearts"):
+            value = pgx_rate(seconds, spiel, n)
+            table.add_row(name, f"pgx {spiel} (JAX; n/a: not installed)" if value is None else f"pgx {spiel}",
+                          str(n), shown(value), "n/a" if value is None else f"{value / single:.1f}×")
+    return table
+
+
+def scaling_table(seconds: float) -> Table:
+    table = Table(title="BatchedVectorEnv as the batch grows: critter capture, two players, random opponents")
+    for column in ("games", "learner steps/s", "µs per game-step", "÷ BestiaryEnv"):
+        table.add_column(column, justify="right")
+    game = bestiary.load_game("critter-capture", players=2)
+    loops: dict[str, Callable[[float], float]] = {"single": partial(single_rate, env=BestiaryEnv(game))}
+    for n in BATCH_SIZES:
+        loops[str(n)] = partial(vector_rate, envs=BatchedVectorEnv(game, num_envs=n), num_envs=n)
+    rates = fastest_rates(seconds, loops)
+    single = rates.pop("single")
+    table.add_row("BestiaryEnv (1)", f"{single:,.0f}", f"{1e6 / single:.2f}", "1.0×")
+    for n, value in rates.items():
+        table.add_row(n, f"{value:,.0f}", f"{1e6 / value:.2f}", f"{value / single:.1f}×")
+    return table
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ def test_resampling_the_information_state_changes_nothing_the_seat_sees(name: st
         sampled = state.resample_from_infostate(seat, sampler)
         assert sampled.information_state_string(seat) == state.information_state_string(seat)
         assert sampled.observation_string(seat) == state.observation_string(seat)
-        assert sampled.observation_tensor(seat) == state.observation_tensor(seat)
+        assert np.array_equal(sampled.observation_tensor(seat), state.observation_tensor(seat))
         assert sampled.legal_actions() == state.legal_actions()
 
 
@@ -83,7 +83,7 @@ def test_the_information_state_hides_an_earlier_secret_bid() -> None:
         state.apply_action(2)  # cards 1 and 3
         state.apply_action(first_bid)
         assert state.current_player() == 1
-        seen.append((state.information_state_string(1), state.observation_tensor(1)))
+        seen.append((state.information_state_string(1), state.observation_tensor(1).tolist()))
     assert seen[0] == seen[1]
     assert state.information_state_string(0) != state.information_state_string(1)
 

@@ -10,7 +10,8 @@ opponents play inside the environment from the seed given to `reset`.
 
 Importing this module registers every game for `gymnasium.make` as "bestiary/<game>-v0" (keyword arguments
 as for BestiaryEnv; `gymnasium.make("bestiary.rl.gymnasium:bestiary/critter-capture-v0")` imports it first),
-and for `gymnasium.make_vec(..., vectorization_mode="vector_entry_point")` as `bestiary.rl.vector`'s
+and for `gymnasium.make_vec(..., vectorization_mode="vector_entry_point")` as `bestiary.rl.batched`'s
+BatchedVectorEnv where the game has a batched engine and the opponents are random, else `bestiary.rl.vector`'s
 BestiaryVectorEnv.
 """
 
@@ -30,7 +31,6 @@ from bestiary.rl.table import (
     IllegalActionRule,
     action_at,
     check_illegal_rule,
-    check_render_mode,
     deciding_seat,
     legal_mask,
     play_chance,
@@ -62,7 +62,12 @@ class BestiaryEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game = resolve_game(game, options)
         players = self.game.num_players
         check_illegal_rule(illegal_action)
-        check_render_mode(render_mode, self.metadata["render_modes"])
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            # A warning, as gymnasium.make gives, so that tools that ask for "rgb_array" by default
+            # (Stable-Baselines3's make_vec_env) still get an environment: one that does not render.
+            gymnasium.logger.warn(f"render_mode={render_mode!r} is not one of {self.metadata['render_modes']}: "
+                                  "the environment does not render (render_mode=None)")
+            render_mode = None
         self.opponents = seat_opponents(players, seat, opponents)
         self.seat = seat
         self.illegal_action = illegal_action
@@ -165,7 +170,7 @@ def register_games() -> list[str]:
         env_id = gymnasium_id(name)
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point="bestiary.rl.gymnasium:BestiaryEnv", kwargs={"game": name},
-                               vector_entry_point="bestiary.rl.vector:BestiaryVectorEnv")
+                               vector_entry_point="bestiary.rl.batched:make_vector_env")
         ids.append(env_id)
     return ids
 

@@ -7,9 +7,12 @@
 Seats asked at once are asked one at a time (bestiary.rl.table), so the dynamics are sequential; chance is
 OpenSpiel's chance player with the game's chance outcome indices. Games and states pickle, and
 `pyspiel.serialize_game_and_state` round-trips them (a state serializes whole, seed and all). Observation
-strings and tensors are the game's `observation(player)` and `observation_tensor(player)`; the information
-state adds the seat's own actions and the events it has seen, so it has perfect recall. The information-state
-tensor is offered for perfect-information games only (there it is the observation tensor).
+strings and tensors are the game's `observation(player)` and `observation_tensor(player)` (tensors as numpy
+arrays, straight from the game: no copy through C++ into a list); the information state adds the seat's own
+actions and the events it has seen, so it has perfect recall. The information-state tensor is offered for
+perfect-information games only (there it is the observation tensor); the others raise `pyspiel.SpielError`
+for it, as OpenSpiel's own games do, and their game type says `provides_information_state_tensor=False`.
+A pickled, deep-copied or serialized state keeps OpenSpiel's history and move number.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import json
 import math
 import pickle
 import random
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -193,8 +197,19 @@ class BestiarySpielGame(pyspiel.Game):  # type: ignore[misc]
         return BestiarySpielState(self, inner)
 
     def deserialize_state(self, text: str) -> BestiarySpielState:
-        inner: State = pickle.loads(base64.b64decode(text))
-        return BestiarySpielState(self, inner)
+        loaded = pickle.loads(base64.b64decode(text))
+        if isinstance(loaded, State):  # serialized before states carried OpenSpiel's record
+            return BestiarySpielState(self, loaded)
+        inner, history = loaded
+        return restored_state(self, inner, history)
+
+    def information_state_tensor_shape(self) -> list[int]:
+        if not self.perfect_information:
+            raise pyspiel.SpielError(NO_INFORMATION_STATE_TENSOR)
+        return list(self.observation_tensor_shape())
+
+    def information_state_tensor_size(self) -> int:
+        return math.prod(self.information_state_tensor_shape())
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> BestiaryObserver:
         if params:
@@ -224,12 +239,28 @@ class RegisteredGame(BestiarySpielGame):
 
     def __reduce__(self) -> tuple[Any, ...]:
         name, payoffs, defaults, _ = _REGISTERED[self.short_name]
+        _PICKLED.setdefault(_game_key(name, self._params), self)
         return _unpickle_registered, (name, payoffs, defaults, self._params)
+
+
+def _game_key(name: str, params: dict[str, Any]) -> tuple[str, str]:
+    return name, json.dumps(params, sort_keys=True)
+
+
+# Games pickled in this process, by name and parameters: unpickling there finds the very game (as Bestiary's
+# games do), so the thousands of states a worker pool sends back share one game instead of each loading it
+# afresh (tens of milliseconds each).
+_PICKLED: weakref.WeakValueDictionary[tuple[str, str], BestiarySpielGame] = weakref.WeakValueDictionary()
 
 
 def _unpickle_registered(name: str, payoffs: Payoffs | None, defaults: dict[str, Any],
                          params: dict[str, Any]) -> BestiarySpielGame:
+    key = _game_key(name, params)
+    known = _PICKLED.get(key)
+    if known is not None:
+        return known
     game: BestiarySpielGame = pyspiel.load_game(register(name, payoffs, **defaults), params)
+    _PICKLED[key] = game
     return game
 
 class _Held:
@@ -245,16 +276,32 @@ class _Held:
         return _Held(self.state.clone())
 
 
+class SpielTensor(np.ndarray):
+    """A tensor as a numpy array whose `str` is the whole list of numbers, as pyspiel's lists print: OpenSpiel's
+    tabular learners key their tables by `str(tensor)`, which numpy would shorten with "..." past 1000 numbers,
+    so that different tensors would share one key."""
+
+    def __str__(self) -> str:
+        return str(self.tolist())
+
+
+NO_INFORMATION_STATE_TENSOR = ("InformationStateTensor unimplemented: a Bestiary game with hidden information "
+                               "offers the information-state string and the observation tensor")
+
+
 class BestiarySpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: BestiarySpielGame, inner: State) -> None:
         super().__init__(game)
         self._held = _Held(inner)
+        self._replaying: int | None = None  # the player OpenSpiel records while a history is replayed
 
     @property
     def inner(self) -> State:
         return self._held.state
 
     def current_player(self) -> int:
+        if self._replaying is not None:
+            return self._replaying
         player = self.inner.current_player()
         if player == TERMINAL:
             return int(pyspiel.PlayerId.TERMINAL)
@@ -269,6 +316,8 @@ class BestiarySpielState(pyspiel.State):  # type: ignore[misc]
         return sorted((action.index, p) for action, p in self.inner.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
+        if self._replaying is not None:
+            return  # the Bestiary state has played it already; OpenSpiel only records it
         inner = self.inner
         if inner.is_chance_node():
             inner.apply_action(action_at(inner.game.chance_outcome_table(), int(action)))
@@ -286,20 +335,56 @@ class BestiarySpielState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         return [float(r) for r in self.inner.returns()]
 
+    def observation_tensor(self, player: int | None = None) -> SpielTensor:
+        """The seat's observation tensor (flat float32), read from the game directly: OpenSpiel's own path
+        would copy it through C++ into a list of Python floats, several times the tensor's own cost."""
+        seat = self.current_player() if player is None else player
+        if not 0 <= seat < self.inner.game.num_players:
+            raise pyspiel.SpielError(f"observation_tensor needs a player from 0 to "
+                                     f"{self.inner.game.num_players - 1}, not {seat}")
+        tensor: SpielTensor = self.inner.observation_tensor(seat).ravel().view(SpielTensor)
+        return tensor
+
+    def information_state_tensor(self, player: int | None = None) -> SpielTensor:
+        """In a perfect-information game the observation tensor (the state is all there is to recall)."""
+        game: BestiarySpielGame = self.get_game()
+        if not game.perfect_information:
+            raise pyspiel.SpielError(NO_INFORMATION_STATE_TENSOR)
+        return self.observation_tensor(player)
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BestiarySpielState:
         """A state the seat cannot tell from this one, hidden parts drawn by the game's search generator."""
         game: BestiarySpielGame = self.get_game()
         return BestiarySpielState(game, self.inner.determinize(player_id, game.search_rng))
 
     def serialize(self) -> str:
-        # The whole Bestiary state, seed included: replaying the history would need the deal's seed too.
-        return base64.b64encode(pickle.dumps(self.inner)).decode("ascii")
+        # The whole Bestiary state, seed included (replaying the history would need the deal's seed too),
+        # and OpenSpiel's record of the actions.
+        return base64.b64encode(pickle.dumps((self.inner, self._recorded()))).decode("ascii")
+
+    def _recorded(self) -> list[tuple[int, int]]:
+        return [(step.player, step.action) for step in self.full_history()]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return BestiarySpielState, (self.get_game(), self.inner)
+        return restored_state, (self.get_game(), self.inner, self._recorded())
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BestiarySpielState:
+        copied: BestiarySpielState = self.clone()
+        return copied
 
     def __str__(self) -> str:
         return str(self.inner)
+
+
+def restored_state(game: BestiarySpielGame, inner: State, history: list[tuple[int, int]]) -> BestiarySpielState:
+    """A state around a Bestiary state already played, with OpenSpiel's record of its actions rebuilt: each
+    recorded action is applied again through OpenSpiel, which records it, while the Bestiary state stays put."""
+    state = BestiarySpielState(game, inner)
+    for player, action in history:
+        state._replaying = player
+        state.apply_action(action)
+    state._replaying = None
+    return state
 
 
 class BestiaryObserver:
@@ -319,6 +404,8 @@ class BestiaryObserver:
         self.dict = {"observation": self.tensor} if size else {}
 
     def set_from(self, state: BestiarySpielState, player: int) -> None:
+        if self.perfect_recall and not state.get_game().perfect_information:
+            raise pyspiel.SpielError(NO_INFORMATION_STATE_TENSOR)
         if self.tensor.size:
             self.tensor[:] = state.inner.observation_tensor(player).ravel()
 

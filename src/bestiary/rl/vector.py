@@ -11,7 +11,8 @@ rows of preallocated batch arrays: no environment object, wrapper, info dict or 
 over the games remains, because each game's rules engine is Python: its moves are its own calls. Games that
 end are dealt again on the next step (Gymnasium's next-step autoreset: that step's action for them is ignored
 and its reward is 0), as `SyncVectorEnv` does.
-`gymnasium.make_vec("bestiary/<game>-v0", num_envs=N, vectorization_mode="vector_entry_point")` makes one.
+`gymnasium.make_vec("bestiary/<game>-v0", num_envs=N, vectorization_mode="vector_entry_point")` makes one,
+except for a game with a batched engine and random opponents (`bestiary.rl.batched`).
 """
 
 from __future__ import annotations
