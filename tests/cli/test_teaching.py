@@ -4,7 +4,9 @@ show a card or a goal in full. Driven by scripted input."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +16,7 @@ from bestiary.cli.main import app
 from bestiary.cli.play import Quit
 from bestiary.core.registry import game_info, list_games
 from bestiary.core.rulebook import rule_index, rules_of
+from bestiary.tutorial import teaching_of
 from tests.cli.test_terminal import terminal
 
 
@@ -136,3 +139,14 @@ def test_goal_shows_lungos_goal_line_by_line_with_the_cards_that_count() -> None
 def test_goal_in_a_game_without_goals_says_so() -> None:
     text = after_prompt(play_scripted("cube-creatures", ["goal"]), 1)
     assert "no goal" in text
+
+
+@pytest.mark.parametrize("name", list_games())
+def test_computers_are_chosen_and_named_by_level(name: str, tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    result = CliRunner().invoke(app, ["play", name, "-s", "human", "-s", "medium", "--seed", "5",
+                                      "--record", str(record)], input="quit\n", terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert "P2 Computer (medium)" in result.output and teaching_of(name).computers["medium"] not in result.output
+    seats = json.loads(record.read_text())["seats"]
+    assert seats[1] == teaching_of(name).computers["medium"]  # the level plays as the game's agent for it

@@ -42,7 +42,8 @@ def plain(value: Any) -> Any:
 
 
 def engine_events(state: State, viewer: int | None) -> list[dict[str, Any]]:
-    return plain([{"kind": e.kind, "text": e.text, "data": dict(e.data)} for e in state.events(viewer)])
+    return plain([{"kind": e.kind, "text": e.text, "data": dict(e.data), "rules": list(e.rules)}
+                  for e in state.events(viewer)])
 
 
 def replayed(client: TestClient, table: Table, step: int) -> State:

@@ -13,7 +13,6 @@ from tests.server.test_browser import ARTIFACTS, PHONE, playwright_api, shot
 
 base_url = test_browser.base_url
 browser = test_browser.browser
-pytestmark = test_browser.pytestmark
 
 DESKTOP = {"width": 1280, "height": 800}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}

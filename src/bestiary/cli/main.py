@@ -14,6 +14,7 @@ from rich.text import Text
 
 import bestiary
 from bestiary.agents import agent_names
+from bestiary.agents.search import LEVELS
 from bestiary.cli.army import app as army_app
 from bestiary.cli.docs import doc_path
 from bestiary.cli.fitvalue import fit_value_command
@@ -29,6 +30,7 @@ from bestiary.core.record import load_record, record_of, replay, save_record
 from bestiary.core.registry import game_class
 from bestiary.core.rulebook import rule_index
 from bestiary.core.scenario import run_scenario, scenario_files
+from bestiary.tutorial import teaching_of
 
 app = typer.Typer(help="Bestiary: play and study four creature-themed tabletop games.", no_args_is_help=True,
                   pretty_exceptions_enable=False)  # --install-completion: typer's shell completion
@@ -117,8 +119,8 @@ def play(
     game: Annotated[str, typer.Argument(help="game name, e.g. critter-capture")],
     players: Annotated[int | None, typer.Option("--players", "-n", help="number of players")] = None,
     seat: Annotated[list[str] | None, typer.Option(
-        "--seat", "-s", help=f"who sits in each seat, in order: {HUMAN} or an agent "
-        f"({', '.join(agent_names())}); missing seats are random")] = None,
+        "--seat", "-s", help=f"who sits in each seat, in order: {HUMAN}, a computer by level "
+        f"({', '.join(LEVELS)}) or an agent ({', '.join(agent_names())}); missing seats are random")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value")] = None,
     cards: Annotated[Path | None, typer.Option(help="your own card file")] = None,
     seed: Annotated[int | None, typer.Option(help="seed for shuffles and dice")] = None,
@@ -141,12 +143,14 @@ def play(
         if len(seats) > loaded.num_players:
             raise fail(f"{len(seats)} seats given for {loaded.num_players} players")
         seats += ["random"] * (loaded.num_players - len(seats))
+        computers = teaching_of(game).computers
+        seats = [computers.get(s, s) for s in seats]  # a level names the game's agent for it
         table = TerminalTable(loaded, seats, fresh_seed() if seed is None else seed, console,
                               race_speed=race_speed)
     except BestiaryError as error:
         raise fail(str(error)) from None
     console.print(f"[bold]{escape(loaded.info.title)}[/bold] - seed {table.state.seed}; seats: "
-                  + escape(", ".join(f"P{p + 1} {s}" for p, s in enumerate(seats))))
+                  + escape(", ".join(f"P{p + 1} {seat_label(game, s)}" for p, s in enumerate(seats))))
     try:
         state = table.play()
     except (Quit, EOFError, KeyboardInterrupt):
@@ -155,6 +159,13 @@ def play(
     if record is not None:
         save_record(record_of(state, seats), record)
         console.print(f"Record saved to {escape(str(record))}.")
+
+
+def seat_label(game: str, seat: str) -> str:
+    """"you" for a person, "Computer (medium)" for a level's agent, "Computer (mcts:sims=50)" for another."""
+    if seat == HUMAN:
+        return HUMAN
+    return f"Computer ({teaching_of(game).computer_level(seat) or seat})"
 
 
 def game_class_or_fail(game: str) -> type[bestiary.Game]:
