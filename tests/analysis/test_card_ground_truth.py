@@ -77,11 +77,12 @@ def test_cube_planted_strong_and_weak_creatures_are_found():
     assert found["square-toad"][0] >= 55 and found["square-toad"][1]
 
 
-def test_cube_unmodified_deck_one_agent_flags_no_more_than_chance_where_played_cards_mislead():
+def test_cube_unmodified_deck_one_agent_drifts_only_where_played_cards_mislead():
+    # the shipped cards differ on purpose, so a flag here may be real (docs/balance.md): false discoveries are
+    # checked on the twin deck above; what this deck checks is the bias of counting what seats played
     group = headline("cube-creatures", 2, "heuristic", 250, 8)
     effects = group.headline_effects()
     assert len(effects) == 60
-    assert sum(e.flagged for e in effects) <= 1
     assert abs(sum(e.difference for e in effects) / len(effects)) < 0.01  # no drift: a drawn card is a coin flip
     played = group.card_effects("creature")  # what a seat chose: losing seats play more creatures
     assert not played[0].random and sum(e.difference for e in played) / len(played) < -0.02
