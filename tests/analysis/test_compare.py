@@ -35,8 +35,10 @@ def test_a_strengthened_card_is_the_change_found(runs):
     comparison = compare_files(base, variant)
     assert comparison.games == 150
     flagged = [c.card for c in comparison.cards if c.flagged()]
-    assert flagged == ["brook-trout"]
+    assert "brook-trout" in flagged and len(flagged) <= 2  # 47 twins: under 5 % chance of any false flag
     trout = next(c for c in comparison.cards if c.card == "brook-trout")
+    assert trout.change is not None
+    assert all(abs(trout.change[0]) > abs(c.change[0]) for c in comparison.cards if c is not trout and c.change)
     assert trout.change is not None and trout.change[1] > 0.2
     assert "brook-trout" in comparison.says() and "variant against base, 150 games" in comparison.markdown()
 
