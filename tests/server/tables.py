@@ -33,6 +33,7 @@ GAMES: dict[str, dict[str, Any]] = {
 UNLIMITED = Settings(bot_delay=3600.0, reaction_scale=1e4, disconnect_grace=None, message_rate=1e9,
                      message_burst=10**9, max_strikes=10**9)
 WINDOW_SECONDS = 600.0
+TABLE_TALK = ("chat_history", "watching")  # messages about the room, not the game, that come unasked
 ERROR_CODES = {"illegal", "bad-room", "bad-seats", "bad-token", "spectator", "no-room", "no-seat", "no-step", "stale",
                "not-your-turn", "not-started", "finished", "seat-taken", "bad-request", "bad-message", "too-large",
                "rate-limited", "not-found", "bad-method", "cannot-load", "too-many-rooms", "busy", "not-finished",

@@ -24,6 +24,7 @@ from bestiary.core.errors import BestiaryError
 from tests.server.conftest import Server, auth, create_room
 from tests.server.tables import (
     GAMES,
+    TABLE_TALK,
     UNLIMITED,
     Table,
     assert_clear_error,
@@ -72,7 +73,6 @@ def assert_view_is_the_engines(answer: dict[str, Any], state: State, viewer: int
     assert answer["legal_actions"] == legal
     assert_room_info_is_public(answer["room"], state)
 
-TABLE_TALK = ("chat_history", "watching")  # messages about the room, not the game, that come unasked
 
 
 def assert_room_info_is_public(info: dict[str, Any], state: State) -> None:

@@ -58,15 +58,15 @@ def test_chat_is_bounded_in_count_and_rate(server: Server, sqlite_url: str, cloc
         token = join(client, code, 0, "Ada")
         with client.websocket_connect(f"/api/rooms/{code}/ws") as ada:
             hello(ada, token)
-            for number in range(protocol.CHAT_BURST):
+            for number in range(Settings().chat_burst):
                 say(ada, f"line {number}")
             ada.send_json({"type": "chat", "text": "one too many"})
             refused = receive_until(ada, "error")
             assert refused["error"] == "too-fast", refused
-            sent = protocol.CHAT_BURST
+            sent = Settings().chat_burst
             while sent < protocol.CHAT_KEPT + 3:
-                clock.advance(protocol.CHAT_BURST_SECONDS)
-                for _ in range(protocol.CHAT_BURST):
+                clock.advance(Settings().chat_burst_seconds)
+                for _ in range(Settings().chat_burst):
                     say(ada, f"line {sent}")
                     sent += 1
         kept = history_on_connect(client, code, token)

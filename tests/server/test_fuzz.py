@@ -27,6 +27,7 @@ from bestiary.server import protocol
 from tests.server.conftest import Server, auth
 from tests.server.tables import (
     GAMES,
+    TABLE_TALK,
     UNLIMITED,
     Table,
     assert_clear_error,
@@ -128,7 +129,7 @@ class Sockets:
                         if other is not ws:
                             lines.append(message["text"])
                 return dict(message)
-            assert message["type"] == "state", message
+            assert message["type"] in ("state", *TABLE_TALK), message
 
     def close(self) -> None:
         for ws in self.seats:

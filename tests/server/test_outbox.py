@@ -27,7 +27,7 @@ SMALL_BUFFER = 4096  # the kernel's socket buffers, so that a client that does n
 MAX_LINES = 2000  # chat lines of LINE characters the other player sends at most
 LINE = "a" * 500
 SETTINGS = Settings(bot_delay=0.0, reaction_scale=0.0, disconnect_grace=None, message_rate=1e9,
-                    message_burst=10**9, max_outbox=LIMIT, bot_processes=0)
+                    message_burst=10**9, chat_burst=10**9, max_outbox=LIMIT, bot_processes=0)
 
 
 def seat_connection(hub: Hub, code: str, seat: int) -> Connection | None:

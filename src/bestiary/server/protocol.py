@@ -15,8 +15,6 @@ JSONObject = dict[str, Any]
 MAX_NAME = 40
 MAX_CHAT = 500
 CHAT_KEPT = 100  # a room keeps its newest chat lines, this many
-CHAT_BURST = 5  # a seat may send this many chat lines in CHAT_BURST_SECONDS, no more
-CHAT_BURST_SECONDS = 10.0
 MAX_ACTION = 200
 PRINTABLE = r"^[^\x00-\x1f\x7f]*$"  # no control characters (PostgreSQL cannot store NUL in text)
 

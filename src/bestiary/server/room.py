@@ -281,16 +281,15 @@ class Room:
 
     async def chat(self, token: str | None, text: str) -> None:
         """A seat's chat line: kept with the room (the newest CHAT_KEPT lines), then sent to everyone, spectators
-        too. A seat sends CHAT_BURST lines in CHAT_BURST_SECONDS at most."""
+        too. A seat sends settings.chat_burst lines in settings.chat_burst_seconds at most."""
         async with self.lock:
             seat = self.seat_of(token)
             if seat is None:
                 raise ServerError("spectator", "spectators cannot chat; join a seat to talk", 403)
-            now = self.clock.time()
-            recent = [t for t in self.chat_times.get(seat, []) if now - t < protocol.CHAT_BURST_SECONDS]
-            if len(recent) >= protocol.CHAT_BURST:
-                raise ServerError("too-fast", f"at most {protocol.CHAT_BURST} chat lines in "
-                                  f"{protocol.CHAT_BURST_SECONDS:g} seconds: wait a moment", 429)
+            now, burst, seconds = self.clock.time(), self.settings.chat_burst, self.settings.chat_burst_seconds
+            recent = [t for t in self.chat_times.get(seat, []) if now - t < seconds]
+            if len(recent) >= burst:
+                raise ServerError("too-fast", f"at most {burst} chat lines in {seconds:g} seconds: wait a moment", 429)
             kept = await self.chat_history()
             line = protocol.ChatLine(seat=seat, name=self.seats[seat].name or f"P{seat + 1}", text=text)
             number = self.chat_count

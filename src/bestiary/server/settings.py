@@ -18,6 +18,8 @@ class Settings:
     max_message_bytes: int = 4096  # one websocket message
     message_rate: float = 10.0  # websocket messages a connection may send per second, on average...
     message_burst: int = 30  # ...and at once
+    chat_burst: int = 5  # chat lines one seat may send in chat_burst_seconds, no more
+    chat_burst_seconds: float = 10.0
     max_strikes: int = 20  # oversized, binary or over-rate messages a connection may send before it is closed
     max_outbox: int = 1 << 20  # characters of JSON waiting for one websocket before it is cut off (CLOSE_BEHIND)
     max_body_bytes: int = 65536  # one REST request body
