@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeAlias, TypeVar
+from typing import Any, ClassVar, Literal, NamedTuple, Protocol, Self, TypeAlias, TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
@@ -87,19 +87,62 @@ class Event(NamedTuple):
                    dict(raw.get("data", {})), tuple(raw.get("rules", ())))
 
 
+ChanceKind: TypeAlias = Literal["explicit", "shuffles"]
+InformationKind: TypeAlias = Literal["perfect", "imperfect"]
+Utility: TypeAlias = Literal["zero-sum", "constant-sum", "general-sum"]
+
+
+@dataclass(frozen=True)
+class Payoffs:
+    """What a game's returns can be, as OpenSpiel's GameType and GameInfo state them: "zero-sum" (the returns add
+    up to 0), "constant-sum" (to `return_sum`) or "general-sum", and the lowest and highest return a seat can get."""
+
+    utility: Utility
+    min_return: float
+    max_return: float
+    return_sum: float | None = None  # what every game's returns add up to (zero- and constant-sum games)
+
+    def __post_init__(self) -> None:
+        if self.min_return > self.max_return:
+            raise ValueError(f"payoffs: the lowest return {self.min_return} is above the highest {self.max_return}")
+        if (self.utility == "general-sum") != (self.return_sum is None):
+            raise ValueError("payoffs: a zero- or constant-sum game states its return sum, a general-sum one none")
+        if self.utility == "zero-sum" and self.return_sum != 0:
+            raise ValueError("payoffs: a zero-sum game's returns add up to 0")
+
+
+@dataclass(frozen=True)
+class OnlineRange:
+    """The values of an integer option that a server plays online unless told otherwise: the options that make a
+    larger game to build and hold (a board's size, a card set's copies), so that making a room costs a bounded
+    amount of memory and time. The game's own options say what its rules allow; this is narrower."""
+
+    option: str
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if self.low > self.high:
+            raise ValueError(f"option range {self.option}: {self.low} is above {self.high}")
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """What a game is, before any option is chosen."""
+    """What a game is, before any option is chosen: everything that the tools around the games (the terminal,
+    the server, the learning adapters) need to know of it, declared by the game itself."""
 
     name: str
     title: str
     rules_version: str
     player_counts: tuple[int, ...]  # the counts the standard rules allow
     summary: str
-    chance: str  # "explicit": dice and draws are chance nodes; "shuffles": also seeded shuffles
-    information: str  # "perfect" or "imperfect"
+    chance: ChanceKind  # "explicit": dice and draws are chance nodes; "shuffles": also seeded shuffles
+    information: InformationKind
+    payoffs: Payoffs  # what `State.returns()` can be
     simultaneous: bool = False  # has simultaneous choices or races
     rules_doc: str = ""  # file name under docs/rules/
+    online_ranges: tuple[OnlineRange, ...] = ()  # the option ranges a server plays unless told others
+    batch_engine: str | None = None  # "module:Class" of an engine stepping N games as arrays (bestiary.rl.batched)
 
 
 class GameOptions(BaseModel):
@@ -266,6 +309,11 @@ class Game(ABC):
         policy = self.heuristic_policy()
         horizon: int | None = getattr(policy, "horizon", None) if hasattr(policy, "value") else None
         return horizon
+
+    def max_game_length(self) -> int | None:
+        """The most actions (chance outcomes included) a game with these options can take, where the rules bound
+        it; None where they do not say (a learning library then assumes a generous bound)."""
+        return None
 
     def card_set_info(self) -> JSON | None:
         """The card set in use: {"id", "hash", "path"}; None for games without cards."""
