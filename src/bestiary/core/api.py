@@ -14,11 +14,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Literal, NamedTuple, Protocol, Self, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Protocol, Self, TypeAlias, TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
-from rich.text import Text
 
 from bestiary.core.chance import fresh_seed, sample_chance
 from bestiary.core.errors import (
@@ -28,6 +27,7 @@ from bestiary.core.errors import (
     StateFormatError,
     UnreachableActionError,
 )
+from bestiary.core.markup import plain_text
 from bestiary.core.speedups import is_listed
 
 CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
@@ -170,7 +170,7 @@ def describe_validation_error(game: str, error: ValidationError) -> str:
 
 
 class HeuristicPolicy(Protocol):
-    """A game's rule-of-thumb player: picks from `legal` using only what `observation` shows."""
+    """A rule-of-thumb player: picks from `legal` using only what `observation` shows."""
 
     def __call__(self, observation: JSON, legal: Sequence[Action], player: int,
                  rng: random.Random) -> Action: ...
@@ -187,6 +187,37 @@ class StateRanking(Protocol):
     """A heuristic's view of all of `player`'s legal actions in a full state: best first."""
 
     def __call__(self, state: State, legal: Sequence[Action], player: int, rng: random.Random) -> list[Action]: ...
+
+
+S = TypeVar("S", bound="State")
+
+
+class Heuristic(ABC, Generic[S]):
+    """A game's own rule-of-thumb player (`Game.heuristic_policy`), with everything searches may ask of it. A game's
+    heuristic subclasses this and overrides what it does better than the defaults below."""
+
+    # How many playout steps a search should take before `value` scores a position: where the value is sharpest
+    # for the moves it has to tell apart; None where the heuristic has no value.
+    horizon: int | None = None
+
+    @abstractmethod
+    def __call__(self, observation: JSON, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
+        """The choice for `player` from what `observation` shows."""
+
+    def on_state(self, state: S, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
+        """The same choice read straight from a full state, for searches' playouts and priors: a heuristic may
+        answer without building the whole observation at every step."""
+        return self(state.observation(player), legal, player, rng)
+
+    def rank_on_state(self, state: S, legal: Sequence[Action], player: int, rng: random.Random) -> list[Action]:
+        """The legal actions best first (for progressive widening and sequential halving); by default its one
+        choice alone, the rest unranked."""
+        return [self.on_state(state, legal, player, rng)]
+
+    def value(self, state: S) -> list[float] | None:
+        """The estimate of each player's return from a full `state` (on the scale of `returns()`), for searches
+        that cut their playouts short; None where it declines the position (or has no value at all)."""
+        return None
 
 
 class Game(ABC):
@@ -240,7 +271,8 @@ class Game(ABC):
 
     @abstractmethod
     def render(self, observation: JSON) -> str:
-        """A plain-text picture of an observation (rich markup allowed) for the terminal."""
+        """A picture of an observation in text for the terminal, in its console markup (`[bold]...[/bold]`,
+        `\\[` for a bracket; core/markup.py reads the plain text out of it)."""
 
     def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
         """Rich text that a terminal shows when a player types `word` that is no action (a tile, a piece,
@@ -253,8 +285,9 @@ class Game(ABC):
         lines of plain text; the commands every game shares are the terminal's own."""
         return ""
 
-    def heuristic_policy(self) -> HeuristicPolicy | None:
-        """The game's own rule-of-thumb player, if it has one."""
+    def heuristic_policy(self) -> Heuristic[Any] | HeuristicPolicy | None:
+        """The game's own rule-of-thumb player, if it has one: a `Heuristic` (a plain policy function also plays,
+        without what searches may ask of a Heuristic)."""
         return None
 
     @classmethod
@@ -265,14 +298,13 @@ class Game(ABC):
         return [cards] if cards is not None else []
 
     def heuristic_state_policy(self) -> StatePolicy | None:
-        """The heuristic read straight from a full state, for searches' playouts and priors: its policy's
-        `on_state(state, legal, player, rng)` where it has one (the same choice without building the whole
-        observation at every step), else the policy on `state.observation(player)`; None without a heuristic."""
+        """The heuristic read straight from a full state (`Heuristic.on_state`), for searches' playouts and
+        priors; None without a heuristic."""
         policy = self.heuristic_policy()
         if policy is None:
             return None
-        on_state: StatePolicy | None = getattr(policy, "on_state", None)
-        if on_state is not None:
+        if isinstance(policy, Heuristic):
+            on_state: StatePolicy = policy.on_state
             return on_state
 
         def from_observation(state: State, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
@@ -281,11 +313,11 @@ class Game(ABC):
         return from_observation
 
     def heuristic_state_ranking(self) -> StateRanking | None:
-        """The heuristic's legal actions best first, read from a full state, for searches' priors and
-        progressive widening: its policy's `rank_on_state(state, legal, player, rng)` where it has one,
-        else its one choice alone (the rest unranked); None without a heuristic."""
-        rank: StateRanking | None = getattr(self.heuristic_policy(), "rank_on_state", None)
-        if rank is not None:
+        """The heuristic's legal actions best first, read from a full state (`Heuristic.rank_on_state`), for
+        searches' priors and progressive widening; a plain policy's one choice alone; None without a heuristic."""
+        policy = self.heuristic_policy()
+        if isinstance(policy, Heuristic):
+            rank: StateRanking = policy.rank_on_state
             return rank
         choose = self.heuristic_state_policy()
         if choose is None:
@@ -297,18 +329,16 @@ class Game(ABC):
         return first_choice
 
     def heuristic_value(self, state: State) -> list[float] | None:
-        """The heuristic's estimate of each player's return from a full `state` (on the scale of `returns()`),
-        for searches that cut their playouts short: its policy's `value(state)`; None where it has none."""
-        value = getattr(self.heuristic_policy(), "value", None)
-        return None if value is None else value(state)
+        """The heuristic's estimate of each player's return from a full `state` (`Heuristic.value`), for searches
+        that cut their playouts short; None where it has none."""
+        policy = self.heuristic_policy()
+        return policy.value(state) if isinstance(policy, Heuristic) else None
 
     def heuristic_horizon(self) -> int | None:
-        """How many playout steps a search should take before the heuristic value scores a position (its
-        policy's `horizon`): where the value is sharpest for the moves it has to tell apart; None where the
-        game has no value."""
+        """How many playout steps a search should take before the heuristic value scores a position
+        (`Heuristic.horizon`); None where the game has no value."""
         policy = self.heuristic_policy()
-        horizon: int | None = getattr(policy, "horizon", None) if hasattr(policy, "value") else None
-        return horizon
+        return policy.horizon if isinstance(policy, Heuristic) else None
 
     def max_game_length(self) -> int | None:
         """The most actions (chance outcomes included) a game with these options can take, where the rules bound
@@ -757,4 +787,4 @@ class State(ABC):
         return json.dumps(self.to_dict(), indent=indent)
 
     def __str__(self) -> str:
-        return Text.from_markup(self.game.render(self.observation(None))).plain
+        return plain_text(self.game.render(self.observation(None)))
