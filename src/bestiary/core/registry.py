@@ -20,6 +20,11 @@ def register_game(cls: G) -> G:
     return cls
 
 
+def unregister_game(name: str) -> None:
+    """Forget a game registered by `register_game` (a test's own game, once the test is done)."""
+    _GAMES.pop(name, None)
+
+
 def list_games() -> list[str]:
     return sorted(_GAMES)
 
