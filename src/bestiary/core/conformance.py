@@ -3,7 +3,8 @@
 `checked_playout` plays a random game and, at every step, checks the API's promises: what the game declares of
 its returns and length holds, JSON round-trips exactly, clones are equal and independent, observations are
 JSON-able and unchanged by resampling what their player cannot see, illegal actions change nothing, actions
-read back from their text, and the record replays to the identical state. A failure raises ConformanceError naming the step.
+read back from their text, and the record replays to the identical state. A failure raises ConformanceError
+naming the step.
 """
 
 from __future__ import annotations
