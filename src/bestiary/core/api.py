@@ -275,9 +275,9 @@ class Game(ABC):
         `\\[` for a bracket; core/markup.py reads the plain text out of it)."""
 
     def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
-        """Rich text that a terminal shows when a player types `word` that is no action (a tile, a piece,
-        `cards`): a closer look at part of the table, given the texts of the player's legal actions (say, a
-        piece's moves marked on the board). None where the game has nothing to show for it."""
+        """What the terminal shows, in its console markup, when a player types `word` that is no action (a tile,
+        a piece, `cards`): a closer look at part of the table, given the texts of the player's legal actions (say,
+        a piece's moves marked on the board). None where the game has nothing to show for it."""
         return None
 
     def terminal_help(self) -> str:
