@@ -43,7 +43,8 @@ def serve(
         help="seconds a finished room stays in memory after its last connection (it reloads on demand)")] = 300.0,
     option_range: Annotated[list[str] | None, typer.Option(
         help="GAME.OPTION=LOW..HIGH: the values of an option that builds a larger game this server plays, e.g. "
-             "crits-creatures.width=4..16 (repeat it; any given replaces the defaults, docs/reliability.md)")
+             "crits-creatures.width=4..16 (repeat it; any given replaces the ranges every game declares, "
+             "docs/reliability.md)")
     ] = None,
     games_kept: Annotated[int, typer.Option(help="configured games (game and options) held in memory for new rooms")
                           ] = 16,
