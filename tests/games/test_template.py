@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from typer.testing import CliRunner
 
 import bestiary
 from bestiary.cli.main import app as cli
+from bestiary.core.api import OnlineRange
 from bestiary.core.conformance import checked_playout
 from bestiary.core.registry import register_game, unregister_game
 from bestiary.games._template import PebblesGame
@@ -33,6 +35,15 @@ def test_the_template_is_no_game_bestiary_ships() -> None:
     assert "pebbles" not in bestiary.list_games()
     listing = runner.invoke(cli, ["games"], terminal_width=200)
     assert listing.exit_code == 0 and "pebbles" not in listing.output
+
+
+def test_a_declared_online_range_must_name_an_option() -> None:
+    class Misdeclared(PebblesGame):
+        info = replace(PebblesGame.info, name="misdeclared", online_ranges=(OnlineRange("stones", 3, 60),))
+
+    with pytest.raises(ValueError, match="misdeclared: its online range names 'stones', which is none of its"):
+        register_game(Misdeclared)
+    assert "misdeclared" not in bestiary.list_games()
 
 
 @pytest.mark.parametrize("players", PebblesGame.info.player_counts)
