@@ -52,7 +52,7 @@ import bestiary  # noqa: E402
 from bestiary.core.api import Game, State  # noqa: E402
 from bestiary.core.registry import game_class  # noqa: E402
 from bestiary.rl import openspiel, pettingzoo  # noqa: E402
-from bestiary.rl.batched import BATCH_ENGINES, BatchedVectorEnv  # noqa: E402
+from bestiary.rl.batched import BatchedVectorEnv, has_batch_engine  # noqa: E402
 from bestiary.rl.gymnasium import BestiaryEnv  # noqa: E402
 from bestiary.rl.table import deciding_seat, play_chance  # noqa: E402
 from bestiary.rl.vector import BestiaryVectorEnv  # noqa: E402
@@ -337,7 +337,7 @@ def batched_table(seconds: float, n: int = BATCH) -> Table:
                         "(one process, one core; every loop of a game timed in turns)")
     for column in ("game", "environment", "games", "steps/s", "÷ BestiaryEnv"):
         table.add_column(column, justify="left" if column in ("game", "environment") else "right")
-    for name in BATCH_ENGINES:
+    for name in filter(has_batch_engine, bestiary.list_games()):
         game = bestiary.load_game(name, players=2)
         loops: dict[tuple[str, str], Callable[[float], float]] = {
             ("BestiaryEnv", "1"): partial(single_rate, env=BestiaryEnv(game)),

@@ -8,7 +8,8 @@ from bestiary.core.registry import game_class
 
 def shipped_games() -> list[str]:
     """The registered games that Bestiary ships (toy games that tests register are left out)."""
-    return [name for name in bestiary.list_games() if game_class(name).__module__.startswith("bestiary.games.")]
+    return [name for name in bestiary.list_games() if game_class(name).__module__.startswith("bestiary.games.")
+            and not game_class(name).__module__.startswith("bestiary.games._")]  # games/_template: an example
 
 
 def game_configurations() -> list[tuple[str, int]]:

@@ -10,13 +10,13 @@ import pytest
 import bestiary
 from bestiary.agents import MCTSAgent, SearchSettings, SeatView, parse_settings
 from bestiary.agents.search import play_out, random_rollout_policy
-from bestiary.core.api import JSON, Action, State
+from bestiary.core.api import JSON, Action, Heuristic, State
 from bestiary.core.chance import sample_chance
 from bestiary.core.errors import OptionError
 from tests.agents.toy_games import DiceNim, DiceNimState
 
 
-class NimValue:
+class NimValue(Heuristic[State]):
     """Dice nim's heuristic with a value: the player to move on a multiple of four tokens is lost
     (`inverted`: a deliberately wrong value, to show that the search follows it)."""
 

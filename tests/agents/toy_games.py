@@ -28,6 +28,8 @@ from bestiary.core.api import (
     GameInfo,
     GameOptions,
     HeuristicPolicy,
+    InformationKind,
+    Payoffs,
     State,
 )
 
@@ -226,10 +228,24 @@ class TreeGame(Game):
         return " / ".join(observation["path"])
 
 
-def tree_game(name: str, players: int, tree: Tree, information: str = "perfect") -> TreeGame:
+def _leaves(node: Tree) -> Iterator[tuple[float, ...]]:
+    if isinstance(node, tuple):
+        yield node
+        return
+    children = [child for _, child in node["chance"].values()] if "chance" in node else \
+        list(node["moves"].values()) if "turn" in node else list(node["then"].values())
+    if "passed" in node:
+        children.append(node["passed"])
+    for child in children:
+        yield from _leaves(child)
+
+
+def tree_game(name: str, players: int, tree: Tree, information: InformationKind = "perfect") -> TreeGame:
     """A configured game playing `tree` with `players` seats."""
+    returns = [r for leaf in _leaves(tree) for r in leaf]
     info = GameInfo(name=name, title=name, rules_version="test", player_counts=(players,), summary=name,
-                    chance="explicit", information=information)
+                    chance="explicit", information=information,
+                    payoffs=Payoffs("general-sum", min(returns), max(returns)))
 
     seats = players
 
@@ -301,7 +317,7 @@ class DiceNimState(State):
 class DiceNim(Game):
     info = GameInfo(name="dice-nim", title="Dice nim", rules_version="test", player_counts=(2,),
                     summary="take 1-3 tokens or roll for it; the last token wins", chance="explicit",
-                    information="perfect")
+                    information="perfect", payoffs=Payoffs("constant-sum", 0.0, 1.0, 1.0))
     Options = DiceNimOptions
     options: DiceNimOptions
 
@@ -412,7 +428,8 @@ class KuhnOptions(GameOptions):
 
 class KuhnPoker(Game):
     info = GameInfo(name="kuhn-poker", title="Kuhn poker", rules_version="test", player_counts=(2,),
-                    summary="three cards, one bet", chance="explicit", information="imperfect")
+                    summary="three cards, one bet", chance="explicit", information="imperfect",
+                    payoffs=Payoffs("zero-sum", -2.0, 2.0, 0.0))
     Options = KuhnOptions
 
     def __init__(self, options: GameOptions) -> None:

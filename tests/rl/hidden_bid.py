@@ -19,7 +19,18 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, Game, GameInfo, GameOptions, State
+from bestiary.core.api import (
+    CHANCE,
+    JSON,
+    SIMULTANEOUS,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    GameOptions,
+    Payoffs,
+    State,
+)
 from bestiary.core.errors import StateFormatError
 
 DEAL, BID, RESPOND, RACE, OVER = "deal", "bid", "respond", "race", "over"
@@ -59,7 +70,9 @@ class HiddenBidOptions(GameOptions):
 class HiddenBid(Game):
     info = GameInfo(name="hidden-bid", title="Hidden bid", rules_version="1", player_counts=(2, 3),
                     summary="A toy: secret cards, a secret bid, a response window and a race.",
-                    chance="explicit", information="imperfect", simultaneous=True)
+                    chance="explicit", information="imperfect", simultaneous=True,
+                    # the winners share 1 point, less 1/n each: from -1/2 (two seats) to 2/3 (a sole winner of 3)
+                    payoffs=Payoffs("zero-sum", -0.5, 2 / 3, 0.0))
     Options = HiddenBidOptions
 
     def new_initial_state(self, seed: int | None = None) -> HiddenBidState:

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import Field
 
-from bestiary.core.api import JSON, SIMULTANEOUS, TERMINAL, Action, Game, GameInfo, GameOptions, State
+from bestiary.core.api import JSON, SIMULTANEOUS, TERMINAL, Action, Game, GameInfo, GameOptions, Payoffs, State
 from bestiary.core.chance import ShuffleSource
 
 WORDS = ("amberwolf", "basilisk", "cedarfox", "dunemoth", "emberhare", "fernowl", "glimmerfish")
@@ -43,7 +43,8 @@ class DuelOptions(GameOptions):
 class SecretDuel(Game):
     info = GameInfo(name="secret-duel", title="Secret duel (server test game)", rules_version="1",
                     player_counts=(3,), summary="hidden words, a race and a response window",
-                    chance="shuffles", information="imperfect", simultaneous=True)
+                    chance="shuffles", information="imperfect", simultaneous=True,
+                    payoffs=Payoffs("general-sum", 0, 2 * TURNS))  # a point a turn for a grab or a challenge
     Options = DuelOptions
 
     def new_initial_state(self, seed: int | None = None) -> DuelState:

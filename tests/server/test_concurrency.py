@@ -19,7 +19,7 @@ import websockets
 from pydantic import Field
 from sqlalchemy import create_engine, select
 
-from bestiary.core.api import JSON, SIMULTANEOUS, TERMINAL, Action, Game, GameInfo, GameOptions, State
+from bestiary.core.api import JSON, SIMULTANEOUS, TERMINAL, Action, Game, GameInfo, GameOptions, Payoffs, State
 from bestiary.core.registry import register_game
 from bestiary.server.db import moves
 from tests.server.secret_duel import Word
@@ -38,7 +38,7 @@ class Chorus(Game):
 
     info = GameInfo(name="chorus", title="Chorus (server test game)", rules_version="1", player_counts=(2,),
                     summary="a response window answered more than once", chance="explicit",
-                    information="perfect", simultaneous=True)
+                    information="perfect", simultaneous=True, payoffs=Payoffs("general-sum", 0, 3))
     Options = ChorusOptions
 
     def new_initial_state(self, seed: int | None = None) -> ChorusState:
@@ -109,7 +109,8 @@ class Slap(Game):
     """Every round is a race: each player swats or passes; the first swat scores, or every player passes."""
 
     info = GameInfo(name="slap", title="Slap (server test game)", rules_version="1", player_counts=(3,),
-                    summary="a race a player may pass", chance="explicit", information="perfect", simultaneous=True)
+                    summary="a race a player may pass", chance="explicit", information="perfect", simultaneous=True,
+                    payoffs=Payoffs("general-sum", 0, ROUNDS))
     Options = SlapOptions
 
     def new_initial_state(self, seed: int | None = None) -> SlapState:

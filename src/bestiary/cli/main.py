@@ -24,6 +24,7 @@ from bestiary.cli.review import review
 from bestiary.cli.serve import serve
 from bestiary.cli.teach import find_rule, rule_in_full
 from bestiary.cli.tournament import tournament
+from bestiary.core.api import GameInfo
 from bestiary.core.chance import fresh_seed
 from bestiary.core.errors import BestiaryError
 from bestiary.core.record import load_record, record_of, replay, save_record
@@ -73,6 +74,19 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
+def declared(info: GameInfo) -> str:
+    """What a game declares of itself, in one line: chance, information, returns, what a server plays online."""
+    payoffs = info.payoffs
+    returns = f"{payoffs.utility} returns from {payoffs.min_return:g} to {payoffs.max_return:g}"
+    chance = "chance at each die and draw" + (", shuffles from the seed" if info.chance == "shuffles" else "")
+    facts = [f"{info.information} information", chance, returns]
+    if info.simultaneous:
+        facts.append("simultaneous choices or races")
+    if info.online_ranges:
+        facts.append("online: " + ", ".join(f"{r.option} {r.low}-{r.high}" for r in info.online_ranges))
+    return "; ".join(facts)
+
+
 @app.command()
 def games() -> None:
     """List the games with their player counts and options."""
@@ -81,6 +95,7 @@ def games() -> None:
         counts = ", ".join(str(n) for n in cls.info.player_counts)
         console.print(f"[bold]{name}[/bold] - {escape(cls.info.title)}; players: {counts}")
         console.print(f"  {escape(cls.info.summary)}")
+        console.print(f"  [dim]{escape(declared(cls.info))}[/dim]")
         for field, spec in cls.Options.model_fields.items():
             if field != "players":
                 console.print(f"  [cyan]{field}[/cyan] (default {escape(repr(spec.default))}): "

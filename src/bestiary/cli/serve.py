@@ -43,7 +43,8 @@ def serve(
         help="seconds a finished room stays in memory after its last connection (it reloads on demand)")] = 300.0,
     option_range: Annotated[list[str] | None, typer.Option(
         help="GAME.OPTION=LOW..HIGH: the values of an option that builds a larger game this server plays, e.g. "
-             "crits-creatures.width=4..16 (repeat it; any given replaces the defaults, docs/reliability.md)")
+             "crits-creatures.width=4..16 (repeat it; any given replaces the ranges every game declares, "
+             "docs/reliability.md)")
     ] = None,
     games_kept: Annotated[int, typer.Option(help="configured games (game and options) held in memory for new rooms")
                           ] = 16,
@@ -114,7 +115,7 @@ def serve(
 
         from bestiary.server.app import create_app
         from bestiary.server.guard import Bounds, Ledger, guarded_protocols
-        from bestiary.server.limits import DEFAULT_OPTION_RANGES, OptionRange
+        from bestiary.server.limits import OptionRange
         from bestiary.server.logs import configure
         from bestiary.server.settings import Settings
     except ImportError as error:
@@ -134,7 +135,7 @@ def serve(
         database_url = f"sqlite:///{data_dir / 'bestiary.sqlite3'}"
     typer.echo(f"Bestiary on http://{host}:{port}/  (database: {database_url.split('@')[-1]})")
     try:
-        ranges = tuple(OptionRange.parse(text) for text in option_range) if option_range else DEFAULT_OPTION_RANGES
+        ranges = tuple(OptionRange.parse(text) for text in option_range) if option_range else None
     except ValueError as error:
         typer.echo(f"error: --option-range: {error}", err=True)
         raise typer.Exit(2) from None

@@ -14,11 +14,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Protocol, Self, TypeAlias, TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
-from rich.text import Text
 
 from bestiary.core.chance import fresh_seed, sample_chance
 from bestiary.core.errors import (
@@ -28,6 +27,7 @@ from bestiary.core.errors import (
     StateFormatError,
     UnreachableActionError,
 )
+from bestiary.core.markup import plain_text
 from bestiary.core.speedups import is_listed
 
 CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
@@ -87,19 +87,62 @@ class Event(NamedTuple):
                    dict(raw.get("data", {})), tuple(raw.get("rules", ())))
 
 
+ChanceKind: TypeAlias = Literal["explicit", "shuffles"]
+InformationKind: TypeAlias = Literal["perfect", "imperfect"]
+Utility: TypeAlias = Literal["zero-sum", "constant-sum", "general-sum"]
+
+
+@dataclass(frozen=True)
+class Payoffs:
+    """What a game's returns can be, as OpenSpiel's GameType and GameInfo state them: "zero-sum" (the returns add
+    up to 0), "constant-sum" (to `return_sum`) or "general-sum", and the lowest and highest return a seat can get."""
+
+    utility: Utility
+    min_return: float
+    max_return: float
+    return_sum: float | None = None  # what every game's returns add up to (zero- and constant-sum games)
+
+    def __post_init__(self) -> None:
+        if self.min_return > self.max_return:
+            raise ValueError(f"payoffs: the lowest return {self.min_return} is above the highest {self.max_return}")
+        if (self.utility == "general-sum") != (self.return_sum is None):
+            raise ValueError("payoffs: a zero- or constant-sum game states its return sum, a general-sum one none")
+        if self.utility == "zero-sum" and self.return_sum != 0:
+            raise ValueError("payoffs: a zero-sum game's returns add up to 0")
+
+
+@dataclass(frozen=True)
+class OnlineRange:
+    """The values of an integer option that a server plays online unless told otherwise: the options that make a
+    larger game to build and hold (a board's size, a card set's copies), so that making a room costs a bounded
+    amount of memory and time. The game's own options say what its rules allow; this is narrower."""
+
+    option: str
+    low: int
+    high: int
+
+    def __post_init__(self) -> None:
+        if self.low > self.high:
+            raise ValueError(f"option range {self.option}: {self.low} is above {self.high}")
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """What a game is, before any option is chosen."""
+    """What a game is, before any option is chosen: everything that the tools around the games (the terminal,
+    the server, the learning adapters) need to know of it, declared by the game itself."""
 
     name: str
     title: str
     rules_version: str
     player_counts: tuple[int, ...]  # the counts the standard rules allow
     summary: str
-    chance: str  # "explicit": dice and draws are chance nodes; "shuffles": also seeded shuffles
-    information: str  # "perfect" or "imperfect"
+    chance: ChanceKind  # "explicit": dice and draws are chance nodes; "shuffles": also seeded shuffles
+    information: InformationKind
+    payoffs: Payoffs  # what `State.returns()` can be
     simultaneous: bool = False  # has simultaneous choices or races
     rules_doc: str = ""  # file name under docs/rules/
+    online_ranges: tuple[OnlineRange, ...] = ()  # the option ranges a server plays unless told others
+    batch_engine: str | None = None  # "module:Class" of an engine stepping N games as arrays (bestiary.rl.batched)
 
 
 class GameOptions(BaseModel):
@@ -127,7 +170,7 @@ def describe_validation_error(game: str, error: ValidationError) -> str:
 
 
 class HeuristicPolicy(Protocol):
-    """A game's rule-of-thumb player: picks from `legal` using only what `observation` shows."""
+    """A rule-of-thumb player: picks from `legal` using only what `observation` shows."""
 
     def __call__(self, observation: JSON, legal: Sequence[Action], player: int,
                  rng: random.Random) -> Action: ...
@@ -144,6 +187,37 @@ class StateRanking(Protocol):
     """A heuristic's view of all of `player`'s legal actions in a full state: best first."""
 
     def __call__(self, state: State, legal: Sequence[Action], player: int, rng: random.Random) -> list[Action]: ...
+
+
+S = TypeVar("S", bound="State")
+
+
+class Heuristic(ABC, Generic[S]):
+    """A game's own rule-of-thumb player (`Game.heuristic_policy`), with everything searches may ask of it. A game's
+    heuristic subclasses this and overrides what it does better than the defaults below."""
+
+    # How many playout steps a search should take before `value` scores a position: where the value is sharpest
+    # for the moves it has to tell apart; None where the heuristic has no value.
+    horizon: int | None = None
+
+    @abstractmethod
+    def __call__(self, observation: JSON, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
+        """The choice for `player` from what `observation` shows."""
+
+    def on_state(self, state: S, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
+        """The same choice read straight from a full state, for searches' playouts and priors: a heuristic may
+        answer without building the whole observation at every step."""
+        return self(state.observation(player), legal, player, rng)
+
+    def rank_on_state(self, state: S, legal: Sequence[Action], player: int, rng: random.Random) -> list[Action]:
+        """The legal actions best first (for progressive widening and sequential halving); by default its one
+        choice alone, the rest unranked."""
+        return [self.on_state(state, legal, player, rng)]
+
+    def value(self, state: S) -> list[float] | None:
+        """The estimate of each player's return from a full `state` (on the scale of `returns()`), for searches
+        that cut their playouts short; None where it declines the position (or has no value at all)."""
+        return None
 
 
 class Game(ABC):
@@ -197,12 +271,13 @@ class Game(ABC):
 
     @abstractmethod
     def render(self, observation: JSON) -> str:
-        """A plain-text picture of an observation (rich markup allowed) for the terminal."""
+        """A picture of an observation in text for the terminal, in its console markup (`[bold]...[/bold]`,
+        `\\[` for a bracket; core/markup.py reads the plain text out of it)."""
 
     def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
-        """Rich text that a terminal shows when a player types `word` that is no action (a tile, a piece,
-        `cards`): a closer look at part of the table, given the texts of the player's legal actions (say, a
-        piece's moves marked on the board). None where the game has nothing to show for it."""
+        """What the terminal shows, in its console markup, when a player types `word` that is no action (a tile,
+        a piece, `cards`): a closer look at part of the table, given the texts of the player's legal actions (say,
+        a piece's moves marked on the board). None where the game has nothing to show for it."""
         return None
 
     def terminal_help(self) -> str:
@@ -210,8 +285,9 @@ class Game(ABC):
         lines of plain text; the commands every game shares are the terminal's own."""
         return ""
 
-    def heuristic_policy(self) -> HeuristicPolicy | None:
-        """The game's own rule-of-thumb player, if it has one."""
+    def heuristic_policy(self) -> Heuristic[Any] | HeuristicPolicy | None:
+        """The game's own rule-of-thumb player, if it has one: a `Heuristic` (a plain policy function also plays,
+        without what searches may ask of a Heuristic)."""
         return None
 
     @classmethod
@@ -222,14 +298,13 @@ class Game(ABC):
         return [cards] if cards is not None else []
 
     def heuristic_state_policy(self) -> StatePolicy | None:
-        """The heuristic read straight from a full state, for searches' playouts and priors: its policy's
-        `on_state(state, legal, player, rng)` where it has one (the same choice without building the whole
-        observation at every step), else the policy on `state.observation(player)`; None without a heuristic."""
+        """The heuristic read straight from a full state (`Heuristic.on_state`), for searches' playouts and
+        priors; None without a heuristic."""
         policy = self.heuristic_policy()
         if policy is None:
             return None
-        on_state: StatePolicy | None = getattr(policy, "on_state", None)
-        if on_state is not None:
+        if isinstance(policy, Heuristic):
+            on_state: StatePolicy = policy.on_state
             return on_state
 
         def from_observation(state: State, legal: Sequence[Action], player: int, rng: random.Random) -> Action:
@@ -238,11 +313,11 @@ class Game(ABC):
         return from_observation
 
     def heuristic_state_ranking(self) -> StateRanking | None:
-        """The heuristic's legal actions best first, read from a full state, for searches' priors and
-        progressive widening: its policy's `rank_on_state(state, legal, player, rng)` where it has one,
-        else its one choice alone (the rest unranked); None without a heuristic."""
-        rank: StateRanking | None = getattr(self.heuristic_policy(), "rank_on_state", None)
-        if rank is not None:
+        """The heuristic's legal actions best first, read from a full state (`Heuristic.rank_on_state`), for
+        searches' priors and progressive widening; a plain policy's one choice alone; None without a heuristic."""
+        policy = self.heuristic_policy()
+        if isinstance(policy, Heuristic):
+            rank: StateRanking = policy.rank_on_state
             return rank
         choose = self.heuristic_state_policy()
         if choose is None:
@@ -254,18 +329,21 @@ class Game(ABC):
         return first_choice
 
     def heuristic_value(self, state: State) -> list[float] | None:
-        """The heuristic's estimate of each player's return from a full `state` (on the scale of `returns()`),
-        for searches that cut their playouts short: its policy's `value(state)`; None where it has none."""
-        value = getattr(self.heuristic_policy(), "value", None)
-        return None if value is None else value(state)
+        """The heuristic's estimate of each player's return from a full `state` (`Heuristic.value`), for searches
+        that cut their playouts short; None where it has none."""
+        policy = self.heuristic_policy()
+        return policy.value(state) if isinstance(policy, Heuristic) else None
 
     def heuristic_horizon(self) -> int | None:
-        """How many playout steps a search should take before the heuristic value scores a position (its
-        policy's `horizon`): where the value is sharpest for the moves it has to tell apart; None where the
-        game has no value."""
+        """How many playout steps a search should take before the heuristic value scores a position
+        (`Heuristic.horizon`); None where the game has no value."""
         policy = self.heuristic_policy()
-        horizon: int | None = getattr(policy, "horizon", None) if hasattr(policy, "value") else None
-        return horizon
+        return policy.horizon if isinstance(policy, Heuristic) else None
+
+    def max_game_length(self) -> int | None:
+        """The most actions (chance outcomes included) a game with these options can take, where the rules bound
+        it; None where they do not say (a learning library then assumes a generous bound)."""
+        return None
 
     def card_set_info(self) -> JSON | None:
         """The card set in use: {"id", "hash", "path"}; None for games without cards."""
@@ -709,4 +787,4 @@ class State(ABC):
         return json.dumps(self.to_dict(), indent=indent)
 
     def __str__(self) -> str:
-        return Text.from_markup(self.game.render(self.observation(None))).plain
+        return plain_text(self.game.render(self.observation(None)))

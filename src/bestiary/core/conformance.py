@@ -1,9 +1,10 @@
 """Checks every game must pass, whatever its rules: the conformance suite's engine.
 
-`checked_playout` plays a random game and, at every step, checks the API's promises: JSON round-trips
-exactly, clones are equal and independent, observations are JSON-able and unchanged by resampling what
-their player cannot see, illegal actions change nothing, actions read back from their text, and the
-record replays to the identical state. A failure raises ConformanceError naming the step.
+`checked_playout` plays a random game and, at every step, checks the API's promises: what the game declares of
+its returns and length holds, JSON round-trips exactly, clones are equal and independent, observations are
+JSON-able and unchanged by resampling what their player cannot see, illegal actions change nothing, actions
+read back from their text, and the record replays to the identical state. A failure raises ConformanceError
+naming the step.
 """
 
 from __future__ import annotations
@@ -75,9 +76,18 @@ def check_state(state: State, rng: random.Random, where: str) -> None:
                   f"{where}: determinize({viewer}) changed P{viewer + 1}'s event log")
             check(state.to_json() == text, f"{where}: determinize changed the state itself")
 
+    limit = game.max_game_length()
+    check(limit is None or state.history_length() <= limit,
+          f"{where}: {state.history_length()} actions, past the {limit} the game declares (max_game_length)")
     if state.is_terminal():
-        check(len(state.returns()) == game.num_players, f"{where}: returns() needs one value per player")
+        returns = state.returns()
+        check(len(returns) == game.num_players, f"{where}: returns() needs one value per player")
         check(state.legal_actions() == [], f"{where}: a terminal state has legal actions")
+        payoffs = game.info.payoffs
+        check(all(payoffs.min_return - 1e-9 <= r <= payoffs.max_return + 1e-9 for r in returns),
+              f"{where}: returns {returns} outside the {payoffs.min_return}..{payoffs.max_return} the game declares")
+        check(payoffs.return_sum is None or abs(sum(returns) - payoffs.return_sum) < 1e-9,
+              f"{where}: returns {returns} do not add up to the {payoffs.return_sum} the game declares")
         return
     if state.is_chance_node():
         outcomes = state.chance_outcomes()

@@ -12,12 +12,22 @@ G = TypeVar("G", bound=type[Game])
 
 
 def register_game(cls: G) -> G:
-    """Class decorator: make a game loadable by its `info.name`."""
+    """Make a game loadable by its `info.name` (games/__init__.py registers each shipped game with one line)."""
     name = cls.info.name
     if name in _GAMES and _GAMES[name] is not cls:
         raise ValueError(f"two games registered as '{name}'")
+    options = cls.Options.model_fields
+    for limit in cls.info.online_ranges:
+        if limit.option not in options:
+            raise ValueError(f"{name}: its online range names '{limit.option}', which is none of its options "
+                             f"({', '.join(options)})")
     _GAMES[name] = cls
     return cls
+
+
+def unregister_game(name: str) -> None:
+    """Forget a game registered by `register_game` (a test's own game, once the test is done)."""
+    _GAMES.pop(name, None)
 
 
 def list_games() -> list[str]:

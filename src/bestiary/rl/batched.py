@@ -5,9 +5,9 @@
     observations, infos = envs.reset(seed=0)          # (256, D) float32; infos["action_mask"]: (256, A) bool
     observations, rewards, terminated, truncated, infos = envs.step(actions)
 
-A batched engine (`games/<game>/batch.py`, listed in BATCH_ENGINES) holds N games' state as arrays and
-advances all of them with a fixed number of numpy operations, so a step's cost grows with N far slower than
-N games stepped one by one. The learner plays `seat`; the other seats play uniformly random legal actions,
+A batched engine (`games/<game>/batch.py`, named by the game's `GameInfo.batch_engine`) holds N games' state
+as arrays and advances all of them with a fixed number of numpy operations, so a step's cost grows with N far
+slower than N games stepped one by one. The learner plays `seat`; the other seats play uniformly random legal actions,
 chosen for all games at once. Randomness (chance and the random seats) comes from `Streams`: game i draws
 from its own counter-based stream keyed by its seed, so a game's trajectory depends on its seed alone,
 whatever N is and whichever other games share the batch. Games that end are dealt again at the next step
@@ -29,15 +29,13 @@ import numpy as np
 from bestiary.agents import Agent
 from bestiary.core.api import Game
 from bestiary.core.errors import IllegalActionError
+from bestiary.core.registry import game_info, list_games
 from bestiary.rl.table import IllegalActionRule, check_illegal_rule, require, resolve_game
 
 require("gymnasium")
 from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
-
-# Games with a batched engine: game name -> "module:class" of an engine taking (game, num_games).
-BATCH_ENGINES = {"critter-capture": "bestiary.games.critters.batch:CritterBatch"}
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -122,15 +120,17 @@ class BatchEngine(Protocol):
 
 
 def has_batch_engine(game: Game | str) -> bool:
-    name = game if isinstance(game, str) else game.info.name
-    return name in BATCH_ENGINES
+    info = game_info(game) if isinstance(game, str) else game.info
+    return info.batch_engine is not None
 
 
 def batch_engine(game: Game, num_games: int) -> BatchEngine:
     """The batched engine of a configured game, for `num_games` games."""
-    if game.info.name not in BATCH_ENGINES:
-        raise ValueError(f"{game.info.name} has no batched engine; games with one: {', '.join(BATCH_ENGINES)}")
-    module, name = BATCH_ENGINES[game.info.name].split(":")
+    where = game.info.batch_engine
+    if where is None:
+        with_one = [name for name in list_games() if game_info(name).batch_engine is not None]
+        raise ValueError(f"{game.info.name} has no batched engine; games with one: {', '.join(with_one)}")
+    module, name = where.split(":")
     engine: BatchEngine = getattr(importlib.import_module(module), name)(game, num_games)
     return engine
 
@@ -272,8 +272,7 @@ def make_vector_env(game: Game | str, num_envs: int = 8, opponents: Sequence[str
                     **kwargs: Any) -> VectorEnv:
     """What `gymnasium.make_vec(..., vectorization_mode="vector_entry_point")` makes: the batched engine for a
     game with one and random opponents, else the Python engine's vector environment."""
-    name = game if isinstance(game, str) else game.info.name
-    if has_batch_engine(name) and list(opponents) == ["random"]:
+    if has_batch_engine(game) and list(opponents) == ["random"]:
         return BatchedVectorEnv(game, num_envs, opponents, **kwargs)
     from bestiary.rl.vector import BestiaryVectorEnv
     return BestiaryVectorEnv(game, num_envs, opponents, **kwargs)

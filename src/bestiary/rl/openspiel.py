@@ -23,7 +23,6 @@ import math
 import pickle
 import random
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +41,8 @@ DEFAULT_MAX_GAME_LENGTH = 100_000
 
 @dataclass(frozen=True)
 class Payoffs:
-    """What OpenSpiel must know of a game's returns and length, which the core API does not say."""
+    """What OpenSpiel must know of a game's returns and length: what the game declares (`GameInfo.payoffs`,
+    `Game.max_game_length`), or given to `load`/`register` for a game that declares other bounds."""
 
     utility: str  # "zero-sum", "constant-sum" or "general-sum"
     min_utility: float
@@ -50,28 +50,6 @@ class Payoffs:
     utility_sum: float | None = None  # for constant-sum games
     max_game_length: int = DEFAULT_MAX_GAME_LENGTH
 
-
-def _critter_capture_payoffs(game: Game) -> Payoffs:
-    # The winners share 1 point. Each card is drawn, flipped and answered by at most one announcement (a tie
-    # or a takeover); each round's active player announces once; add the first-player draw and final choice.
-    cards = len(game.chance_outcome_table()) - game.num_players  # a flip per card, a first-player outcome per seat
-    return Payoffs("constant-sum", 0.0, 1.0, 1.0, max_game_length=4 * cards + 2 * game.num_players + 2)
-
-
-def _shared_win_payoffs(game: Game) -> Payoffs:
-    # Cube Creatures: the winners share 1 point, and the turn limit still names winners (CUBE-10, CUBE-56).
-    return Payoffs("constant-sum", 0.0, 1.0, 1.0)
-
-
-def _win_lose_payoffs(game: Game) -> Payoffs:
-    # Lungo: the first taker +1, the loser -1, the rest 0; Crit's: +1 / -1, a draw 0 each.
-    return Payoffs("zero-sum", -1.0, 1.0, 0.0)
-
-
-# A game not listed here is offered as general-sum with returns between -1 and 1 unless `payoffs` is given.
-KNOWN_PAYOFFS: dict[str, Callable[[Game], Payoffs]] = {
-    "critter-capture": _critter_capture_payoffs, "cube-creatures": _shared_win_payoffs,
-    "creatures-of-lungo": _win_lose_payoffs, "crits-creatures": _win_lose_payoffs}
 
 UTILITY = {"zero-sum": pyspiel.GameType.Utility.ZERO_SUM, "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM,
            "general-sum": pyspiel.GameType.Utility.GENERAL_SUM}
@@ -82,8 +60,11 @@ def short_name(name: str) -> str:
 
 
 def payoffs_of(game: Game) -> Payoffs:
-    known = KNOWN_PAYOFFS.get(game.info.name)
-    return known(game) if known else Payoffs("general-sum", -1.0, 1.0)
+    """What a configured game declares of its returns and length, as OpenSpiel reads them."""
+    declared = game.info.payoffs
+    length = game.max_game_length()
+    return Payoffs(declared.utility, declared.min_return, declared.max_return, declared.return_sum,
+                   DEFAULT_MAX_GAME_LENGTH if length is None else length)
 
 
 def game_type(game: Game, payoffs: Payoffs, default_options: dict[str, Any] | None = None) -> Any:

@@ -102,7 +102,7 @@ class Hub:
                 raise ServerError("bad-room", f"the server plays only its own card sets and armies; "
                                               f"{', '.join(map(repr, files))} cannot be used online")
             chosen = parsed.model_dump(mode="json")
-            refusal = out_of_range(request.game, chosen, self.settings.option_ranges)
+            refusal = out_of_range(cls.info, chosen, self.settings.option_ranges)
             if refusal is not None:
                 raise ServerError("bad-room", refusal)
             bots = [spec for spec in request.seats or [] if spec.kind == "bot"]

@@ -3,7 +3,8 @@ pages, and the messages waiting for one websocket.
 
 A game's options say what its rules allow; a server online plays a narrower range of the options that make
 a larger game to build and hold (card sets, board sizes), so that a room creation costs a bounded amount of
-memory and time. docs/reliability.md lists every limit with its `bestiary serve` option.
+memory and time: each game declares its own (`GameInfo.online_ranges`), and `bestiary serve --option-range`
+sets others. docs/reliability.md lists every limit with its `bestiary serve` option.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bestiary.core.api import Game
+from bestiary.core.api import Game, GameInfo
 
 RANGE = re.compile(r"(?P<game>[a-z0-9-]+)\.(?P<option>[a-z_][a-z0-9_]*)=(?P<low>\d+)\.\.(?P<high>\d+)")
 LOBBY_PAGE = 50  # rooms in one lobby page unless the client asks for fewer
@@ -30,7 +31,8 @@ log = logging.getLogger("bestiary.server")
 
 @dataclass(frozen=True)
 class OptionRange:
-    """The values of one game's integer option that this server plays."""
+    """The values of one game's integer option that this server plays, set by `--option-range` in place of the
+    ranges the games declare."""
 
     game: str
     option: str
@@ -50,24 +52,21 @@ class OptionRange:
         return f"{self.game}.{self.option}={self.low}..{self.high}"
 
 
-# Measured on 2026-12-01 (docs/reliability.md): Crit's Creatures on its largest board (26 by 60) takes 3 s
-# and 35 MB to build, on the default (10 by 30) 0.5 s and 5 MB; critter capture with 24 ecoregion decks for
-# 48 players 0.7 s and 30 MB. The other games build in well under 0.1 s at every player count.
-DEFAULT_OPTION_RANGES = (
-    OptionRange("crits-creatures", "width", 4, 12),
-    OptionRange("crits-creatures", "length", 6, 36),
-    OptionRange("crits-creatures", "start_depth", 1, 5),
-    OptionRange("critter-capture", "players", 2, 12),
-    OptionRange("critter-capture", "ecoregions", 1, 4),
-)
+def served_ranges(info: GameInfo, ranges: Iterable[OptionRange] | None) -> list[OptionRange]:
+    """The ranges this server plays `info`'s game with: those set for the server (`ranges`, all games' at once),
+    else those the game declares."""
+    if ranges is not None:
+        return [limit for limit in ranges if limit.game == info.name]
+    return [OptionRange(info.name, limit.option, limit.low, limit.high) for limit in info.online_ranges]
 
 
-def out_of_range(game: str, options: dict[str, Any], ranges: Iterable[OptionRange]) -> str | None:
-    """Why these (parsed) options are not played here, naming the range; None when they are."""
-    for limit in ranges:
+def out_of_range(info: GameInfo, options: dict[str, Any], ranges: Iterable[OptionRange] | None) -> str | None:
+    """Why these (parsed) options are not played here, naming the range; None when they are. `ranges`: the
+    server's own, or None for the ranges the game declares."""
+    for limit in served_ranges(info, ranges):
         value = options.get(limit.option)
-        if limit.game == game and isinstance(value, int) and not limit.low <= value <= limit.high:
-            return (f"{limit.option}: this server plays {game} with {limit.option} from {limit.low} to "
+        if isinstance(value, int) and not limit.low <= value <= limit.high:
+            return (f"{limit.option}: this server plays {info.name} with {limit.option} from {limit.low} to "
                     f"{limit.high} (asked for {value})")
     return None
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bestiary.server.clock import Clock, WallClock
-from bestiary.server.limits import DEFAULT_OPTION_RANGES, OptionRange
+from bestiary.server.limits import OptionRange
 
 
 @dataclass
@@ -26,7 +26,8 @@ class Settings:
     finished_room_seconds: float = 300.0  # a finished room leaves memory this long after its last connection
     automatic_passes: bool = True  # a person's seat that can only pass a window passes by itself (agents/pacing.py)
     # what one client may make the server build and keep (server/limits.py, docs/reliability.md)
-    option_ranges: tuple[OptionRange, ...] = DEFAULT_OPTION_RANGES  # the options that build a larger game
+    # the options that build a larger game: these ranges for every game, or None for each game's own
+    option_ranges: tuple[OptionRange, ...] | None = None
     games_kept: int = 16  # configured games held for new rooms, the least recently used dropped first
     waiting_rooms_per_address: int = 20  # rooms one address may have waiting for players at once
     max_waiting_rooms: int = 1000  # rooms waiting for players on the whole server

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from bestiary.core.api import JSON, Action
+from bestiary.core.api import JSON, Action, Heuristic
 from bestiary.games.crits import rules
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Split, Use, Word
 
@@ -150,7 +150,7 @@ class Reading:
         return known
 
 
-class CritsHeuristic:
+class CritsHeuristic(Heuristic["CritsState"]):
     """Its moves use only what its seat sees and the legal actions; `value` scores a full state for search."""
 
     # A search scores a new leaf at once: the value waits for the turn in play to end anyway, and ten

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bestiary.core.api import JSON, Action
+from bestiary.core.api import JSON, Action, Heuristic
 from bestiary.games.critters.actions import Choose, Draw
 from bestiary.games.critters.cards import ATTRIBUTES
 
@@ -32,7 +32,7 @@ def expected_gain(card: JSON, active: JSON, attribute: str, stacked: int) -> flo
     return 0.5  # a tie hands over the puck with the stack
 
 
-class CritterHeuristic:
+class CritterHeuristic(Heuristic["CritterState"]):
     """Needs the full card list to judge unseen cards; it is public, like the rule book."""
 
     horizon = 20  # playout steps before the corrals score a search's playout (docs/agents.md)

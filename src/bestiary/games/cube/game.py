@@ -8,11 +8,10 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field, model_validator
 
-from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions
+from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions, Payoffs
 from bestiary.core.cards import CardSet
 from bestiary.core.effects import Effect
 from bestiary.core.errors import OptionError, StateFormatError
-from bestiary.core.registry import register_game
 from bestiary.games.cube import effects, flow, rules, tensor, view
 from bestiary.games.cube.actions import (
     Attach,
@@ -62,13 +61,14 @@ class CubeOptions(GameOptions):
         return self
 
 
-@register_game
 class CubeCreatures(Game):
     info = GameInfo(
         name="cube-creatures", title="Cube Creatures", rules_version="1.0", player_counts=(2, 3, 4, 5),
         summary="Summon creatures, arm them with upgrades, play actions and reactions, and roll the attack die: "
                 "the first to defeat 5 enemy creatures wins.",
-        chance="shuffles", information="imperfect", rules_doc="cube-creatures.md")
+        chance="shuffles", information="imperfect", rules_doc="cube-creatures.md",
+        # the winners share 1 point, and the turn limit still names winners (CUBE-10, CUBE-56)
+        payoffs=Payoffs("constant-sum", 0.0, 1.0, return_sum=1.0))
     Options = CubeOptions
     options: CubeOptions
 

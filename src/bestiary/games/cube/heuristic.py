@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bestiary.core.api import JSON, Action
+from bestiary.core.api import JSON, Action, Heuristic
 from bestiary.core.value import load_value
 from bestiary.games.cube import flow, rules
 from bestiary.games.cube.actions import Attach, Attack, ChangeGuard, Play, React, Target, UsePower
@@ -63,7 +63,7 @@ FEATURES = ("victory", "one_from_winning", "creatures_in_play", "attack_in_play"
             "actions_in_hand", "upgrades_in_hand", "to_move", "powers_ready", "best_kill_chance", "guard_danger")
 
 
-class CubeHeuristic:
+class CubeHeuristic(Heuristic["CubeState"]):
     FEATURES = FEATURES
     horizon = 6  # a playout plays out the turn under way, then the fitted value scores the next turn's start
 

@@ -9,10 +9,9 @@ from typing import Literal
 import numpy as np
 from pydantic import Field, model_validator
 
-from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions
+from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions, Payoffs
 from bestiary.core.cards import CardSet
 from bestiary.core.errors import StateFormatError
-from bestiary.core.registry import register_game
 from bestiary.games.lungo import rules, tensor, view
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
 from bestiary.games.lungo.cards import ELEMENTS, SPECIES, STARTER_CARDS, LungoCard, Requirement, load_lungo_cards
@@ -56,14 +55,14 @@ class LungoOptions(GameOptions):
         return self
 
 
-@register_game
 class CreaturesOfLungo(Game):
     info = GameInfo(
         name="creatures-of-lungo", title="Creatures of Lungo", rules_version="1.0",
         player_counts=(2, 3, 4, 5, 6),
         summary="Meet your secret goal and grab a token: creature battles by weakness and power, dice "
                 "battles, insect swats, poison and toxic slime; the last without a token loses.",
-        chance="explicit", information="imperfect", simultaneous=True, rules_doc="creatures-of-lungo.md")
+        chance="explicit", information="imperfect", simultaneous=True, rules_doc="creatures-of-lungo.md",
+        payoffs=Payoffs("zero-sum", -1.0, 1.0, return_sum=0.0))  # the first taker +1, the loser -1, the rest 0
     Options = LungoOptions
     options: LungoOptions
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bestiary.core.api import JSON, Action
+from bestiary.core.api import JSON, Action, Heuristic
 from bestiary.core.value import load_value
 from bestiary.games.lungo.actions import Boost, Commit, Play, Target, Word
 from bestiary.games.lungo.cards import WEAK_TO
@@ -59,7 +59,7 @@ def win_chance(card: JSON, opponents: list[JSON]) -> float:
     return wins / len(opponents)
 
 
-class LungoHeuristic:
+class LungoHeuristic(Heuristic["LungoState"]):
     """Reads only the observation and the legal actions; the creature list is public, like the rule book."""
 
     FEATURES = FEATURES
