@@ -51,7 +51,7 @@ function tokens(o, ctx, placed) {
   const { el } = ctx;
   const grab = ctx.view.legal_actions.includes("grab token");
   return el("div", { class: "lg-tokens" },
-    el("span", { class: "lg-token-row", "aria-label": `${o.tokens_left} tokens left` },
+    el("span", { class: "lg-token-row", "aria-hidden": "true" },
       Array.from({ length: o.tokens_left }, () => el("span", { class: "lg-token" }))),
     el("span", {}, `${o.tokens_left} token${o.tokens_left === 1 ? "" : "s"} left to grab`),
     grab ? moveButton(ctx, placed, "grab token", "Grab a token!", "lg-grab") : null,

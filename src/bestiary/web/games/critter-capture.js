@@ -27,7 +27,7 @@ function decks(o, ctx, legal) {
     const canDraw = legal.includes(action);
     return el("button", {
       type: "button", class: `cc-deck cc-${colour}`, disabled: !canDraw, "data-action": action,
-      "aria-label": `${colour} deck, ${count} cards${canDraw ? ": draw" : ""}`, onclick: () => ctx.act(action),
+      onclick: () => ctx.act(action),
     }, el("span", { class: "cc-deck-name" }, colour), el("span", { class: "cc-deck-count" }, `${count} left`),
     canDraw ? el("span", { class: "cc-deck-draw" }, "Draw") : null);
   }));
