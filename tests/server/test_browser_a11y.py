@@ -31,7 +31,7 @@ SERIOUS = ("serious", "critical")
 QUICK: dict[str, dict[str, Any]] = {
     "critter-capture": {"players": 2},
     "cube-creatures": {"players": 2, "win_at": 1, "turn_limit": 8},
-    "creatures-of-lungo": {"players": 3, "turn_limit": 6},
+    "creatures-of-lungo": {"players": 3, "turn_limit": 15},
     "crits-creatures": {"turn_limit": 4},
 }
 # what a keyboard may press on: a move button (on the table, in words, or below it) or a board tile
@@ -88,4 +88,118 @@ def test_the_lobby_and_each_tutorial_have_no_serious_violation(browser: playwrig
         page.wait_for_selector("#board [data-version], #board *")
         page.wait_for_selector("#coach *")
         assert_accessible(page, f"the tutorial of {game}")
+    context.close()
+
+
+FOCUSED = "s => document.activeElement?.matches(s) ?? false"
+FOCUSED_TILE = "() => document.activeElement?.dataset?.tile ?? null"
+CONTROLS = """([move, tileMove]) => ({
+    kind: document.getElementById('turn').dataset.kind,
+    version: document.getElementById('board').dataset.version,
+    buttons: document.querySelectorAll(move).length,
+    tiles: [...document.querySelectorAll(tileMove)].map((t) => t.dataset.tile),
+    pieces: [...document.querySelectorAll('#board .cr-tile.cr-can')].map((t) => t.dataset.tile),
+    selected: document.querySelector('#board [aria-pressed=true]')?.dataset.tile ?? null })"""
+
+
+def tab_to(page: Page, wanted: str) -> None:
+    """Moves the focus with Tab (a few steps on), else Shift+Tab, until it is on an element matching `wanted`."""
+    for key, limit in (("Tab", 30), ("Shift+Tab", 400)):
+        for _ in range(limit):
+            if page.evaluate(FOCUSED, wanted):
+                return
+            page.keyboard.press(key)
+    raise AssertionError(f"the keyboard did not reach {wanted}")
+
+
+def arrow_to(page: Page, tile: str) -> None:
+    """Moves the board's roving focus to `tile` with the arrow keys (your edge at the bottom)."""
+    if not page.evaluate(FOCUSED_TILE):
+        tab_to(page, "#board [data-tile]")
+    for _ in range(80):
+        here = str(page.evaluate(FOCUSED_TILE))
+        if here == tile:
+            return
+        columns, rows = ord(tile[0]) - ord(here[0]), int(tile[1:]) - int(here[1:])
+        key = ("ArrowRight" if columns > 0 else "ArrowLeft") if columns else ("ArrowUp" if rows > 0 else "ArrowDown")
+        page.keyboard.press(key)
+    raise AssertionError(f"the arrow keys did not reach {tile}")
+
+
+def press_and_wait(page: Page, version: str) -> None:
+    page.keyboard.press("Enter")
+    try:
+        page.wait_for_function("v => document.getElementById('board').dataset.version !== v", arg=version,
+                               timeout=5000)
+    except playwright_api.TimeoutError:
+        pass  # a race lost or a window closed meanwhile: the next look decides
+
+
+def play_by_keyboard(page: Page, game: str, limit: int = 600) -> dict[str, int]:
+    """Plays the seat to the game's end with Tab, the arrow keys, Enter and Escape; counts what it pressed."""
+    pressed = {"moves": 0, "tiles": 0, "pieces picked": 0, "cancelled": 0}
+    picked_at: str | None = None
+    for _ in range(limit):
+        seen = page.evaluate(CONTROLS, [MOVE, TILE_MOVE])
+        if seen["kind"] == "finished":
+            return pressed
+        if seen["tiles"]:  # a place to put a piece, aim at, or move the picked piece to
+            arrow_to(page, seen["tiles"][0])
+            press_and_wait(page, seen["version"])
+            pressed["tiles"] += 1
+        elif seen["pieces"] and picked_at != seen["version"]:  # a piece that can act: pick it
+            picked_at = seen["version"]
+            arrow_to(page, seen["pieces"][0])
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#board [aria-pressed=true]")
+            pressed["pieces picked"] += 1
+            if not pressed["cancelled"]:  # once a game: Escape puts the piece down again, Enter picks it anew
+                page.keyboard.press("Escape")
+                page.wait_for_selector("#board [aria-pressed=true]", state="detached")
+                page.keyboard.press("Enter")
+                page.wait_for_selector("#board [aria-pressed=true]")
+                pressed["cancelled"] += 1
+        elif seen["buttons"]:
+            if seen["selected"]:  # a picked piece with nowhere to go: put it down
+                page.keyboard.press("Escape")
+            tab_to(page, MOVE)
+            press_and_wait(page, seen["version"])
+            pressed["moves"] += 1
+        else:
+            page.wait_for_timeout(30)  # the computer's turn
+    raise AssertionError(f"{game} did not end by the keyboard within {limit} looks: {pressed}")
+
+
+def screenshots(page: Page, game: str) -> None:
+    page.screenshot(path=f"/tmp/a11y-{game}-desktop.png")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=f"/tmp/a11y-{game}-phone.png")
+    page.set_viewport_size(DESKTOP)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_is_played_to_the_end_by_keyboard_alone_and_axe_finds_nothing_serious(
+        browser: playwright_api.Browser, base_url: str, game: str) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(seated_room(page, base_url, game))
+    page.wait_for_selector("#turn.mine")
+    assert_accessible(page, f"{game}'s table")
+    screenshots(page, game)
+    pressed = play_by_keyboard(page, game)
+    assert pressed["moves"] + pressed["tiles"] >= 3, pressed
+    if game == "crits-creatures":
+        assert pressed["cancelled"] == 1 and pressed["tiles"] >= 1, pressed
+    assert page.inner_text("#turn").startswith("Game over"), page.inner_text("#turn")
+    assert_accessible(page, f"{game}'s finished table")
+    page.screenshot(path=f"/tmp/a11y-{game}-over-desktop.png", full_page=True)
+    page.goto(page.url.split("#")[0] + "&replay")
+    page.wait_for_selector("#step:has-text('decision 0 of')")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#step:has-text('decision 1 of')")
+    assert_accessible(page, f"{game}'s replay")
+    assert errors == []
     context.close()
