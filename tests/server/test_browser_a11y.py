@@ -35,7 +35,7 @@ QUICK: dict[str, dict[str, Any]] = {
     "crits-creatures": {"turn_limit": 4},
 }
 # what a keyboard may press on: a move button (on the table, in words, or below it) or a board tile
-MOVE = "#board button[data-action]:enabled, #text-view button[data-action]:enabled, #actions button"
+MOVE = "#board button[data-action]:enabled, #words button[data-action]:enabled, #actions button"
 TILE_MOVE = "#board [data-tile][data-action]"
 
 
@@ -202,4 +202,41 @@ def test_each_game_is_played_to_the_end_by_keyboard_alone_and_axe_finds_nothing_
     page.wait_for_selector("#step:has-text('decision 1 of')")
     assert_accessible(page, f"{game}'s replay")
     assert errors == []
+    context.close()
+
+
+def test_the_table_in_words_lists_board_and_hands_and_plays_by_keyboard(browser: playwright_api.Browser,
+                                                                        base_url: str) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    seat_link = seated_room(page, base_url, "cube-creatures")
+    page.goto(seat_link)
+    page.wait_for_selector("#turn.mine")
+    tab_to(page, "#words-toggle")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#words li")
+    assert page.get_attribute("#words-toggle", "aria-pressed") == "true"
+    assert page.is_hidden("#board") and page.is_visible("#words")
+    text = page.inner_text("#words")
+    code, token = seat_link.split("code=")[1].split("#")[0], seat_link.split("token=")[1]
+    hand = page.evaluate("""([code, token]) => fetch(`/api/rooms/${code}/view`, {
+        headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json()).then((v) => v.observation.hand)""",
+                         [code, token])
+    for card in hand:  # every card of the hand is named, with what it does
+        assert card["name"] in text, (card["name"], text)
+    assert "Victory pile 0 of 1" in text and "P2 Computer (easy)" in text, text
+    names = page.locator("#words button[data-action]").all_inner_texts()
+    assert names and not any(" c" in name and name.split()[-1][1:].isdigit() for name in names), names
+    assert_accessible(page, "cube's table in words")
+    page.screenshot(path="/tmp/a11y-words-cube-phone.png", full_page=True)
+    page.reload()  # the choice is kept in this browser
+    page.wait_for_selector("#words li")
+    pressed = play_by_keyboard(page, "cube-creatures")
+    assert pressed["moves"] >= 1, pressed
+    assert "Game over" in page.inner_text("#turn")
+    tab_to(page, "#words-toggle")
+    page.keyboard.press("Enter")  # and back to the pictures
+    page.wait_for_selector("#board", state="visible")
+    assert page.is_hidden("#words")
     context.close()
