@@ -34,6 +34,13 @@ QUICK: dict[str, dict[str, Any]] = {
     "creatures-of-lungo": {"players": 3, "turn_limit": 15},
     "crits-creatures": {"turn_limit": 4},
 }
+# what each game's table in words says, among the rest
+IN_WORDS = {
+    "critter-capture": ["Decks: fish 12", "Corrals", "P2 Computer (easy): 0 cards face down."],
+    "cube-creatures": ["Victory pile 0 of 1", "Your hand (7)"],
+    "creatures-of-lungo": ["Your secret goal", "tokens left to grab", "cards in hand; nothing in front"],
+    "crits-creatures": ["King: ", "The 10 by 30 board, from your edge", "Row 3 (P1's start zone): ", "P1 Ada's Lich Lord (King)"],
+}
 # what a keyboard may press on: a move button (on the table, in words, or below it) or a board tile
 MOVE = "#board button[data-action]:enabled, #words button[data-action]:enabled, #actions button"
 TILE_MOVE = "#board [data-tile][data-action]"
@@ -189,6 +196,15 @@ def test_each_game_is_played_to_the_end_by_keyboard_alone_and_axe_finds_nothing_
     page.wait_for_selector("#turn.mine")
     assert_accessible(page, f"{game}'s table")
     screenshots(page, game)
+    tab_to(page, "#words-toggle")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#words li")
+    words = page.inner_text("#words")
+    for phrase in IN_WORDS[game]:
+        assert phrase in words, (phrase, words)
+    assert_accessible(page, f"{game}'s table in words")
+    page.screenshot(path=f"/tmp/a11y-{game}-words-desktop.png", full_page=True)
+    page.keyboard.press("Enter")  # back to the pictures
     pressed = play_by_keyboard(page, game)
     assert pressed["moves"] + pressed["tiles"] >= 3, pressed
     if game == "crits-creatures":

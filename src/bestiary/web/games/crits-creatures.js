@@ -424,3 +424,15 @@ export function words(o, ctx) {
     board.some(Boolean) ? board : ["No piece on the board yet."]]);
   return sections;
 }
+
+// In words, a piece's moves and attacks are gathered under it: "Ghoul on D3: D4, D5, Attack E4".
+export function moveWords(action, o) {
+  const words = /^(move|attack) (\S+) (\S+)$/.exec(action);
+  if (!words) return null;
+  const [, verb, from, to] = words;
+  const standing = (tile) => o.pieces.find((p) => p.tile === tile && p.where === "board");
+  const name = standing(from)?.name ?? "the piece";
+  return verb === "move"
+    ? { group: `${name} on ${from}`, label: to, name: `Move ${name} from ${from} to ${to}` }
+    : { group: `${name} on ${from}`, label: `Attack ${to}`, name: `${name} on ${from}: attack ${standing(to)?.name ?? "the piece"} on ${to}` };
+}

@@ -46,6 +46,22 @@ export function genericWords(observation) {
   return [["The table", Object.entries(observation).map(([key, value]) => `${humanize(key)}: ${flat(value)}.`)]];
 }
 
+// Every legal move as a button. A game may gather its moves by what they concern (`moveWords(action,
+// observation, ctx)`: {group, label, name}, as Crit's Creatures does by piece); the rest are named in words.
+function movesInWords(gameModule, ctx) {
+  const { el, view } = ctx;
+  const groups = new Map([["", []]]);
+  for (const action of view.legal_actions) {
+    const told = gameModule.moveWords?.(action, view.observation, ctx)
+      ?? { group: "", label: actionWords(action, view.observation, ctx.seatName), name: null };
+    if (!groups.has(told.group)) groups.set(told.group, []);
+    groups.get(told.group).push(el("button", { type: "button", "data-action": action, title: action,
+      "aria-label": told.name ?? undefined, onclick: () => ctx.act(action) }, told.label));
+  }
+  return el("ul", { class: "word-moves" }, [...groups].filter(([, buttons]) => buttons.length).map(([group, buttons]) =>
+    el("li", {}, group ? el("strong", {}, `${group}: `) : null, el("span", { class: "actions" }, buttons))));
+}
+
 // The sections and the moves, drawn into `box`; a move's button carries its action as the table's own do.
 export function renderWords(box, gameModule, ctx, { moves = true } = {}) {
   const { el, view } = ctx;
@@ -58,9 +74,7 @@ export function renderWords(box, gameModule, ctx, { moves = true } = {}) {
     parts.push(el("h3", {}, heading), el("ul", {}, shown.map((line) => el("li", {}, line.replace(/([.!?:])\.$/, "$1")))));
   }
   if (moves && view.legal_actions.length) {
-    parts.push(el("h3", {}, "Your moves"), el("ul", { class: "word-moves" }, view.legal_actions.map((action) =>
-      el("li", {}, el("button", { type: "button", "data-action": action, title: action, onclick: () => ctx.act(action) },
-        actionWords(action, view.observation, ctx.seatName))))));
+    parts.push(el("h3", {}, "Your moves"), movesInWords(gameModule, ctx));
   } else if (moves) {
     parts.push(el("p", { class: "muted" }, "No move of yours now."));
   }
