@@ -8,7 +8,7 @@ Screenshots of each game at 1280×800 and 390×844 go to /tmp/a11y-<game>-<size>
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
+from contextlib import suppress
 from typing import Any
 
 import pytest
@@ -39,7 +39,8 @@ IN_WORDS = {
     "critter-capture": ["Decks: fish 12", "Corrals", "P2 Computer (easy): 0 cards face down."],
     "cube-creatures": ["Victory pile 0 of 1", "Your hand (7)"],
     "creatures-of-lungo": ["Your secret goal", "tokens left to grab", "cards in hand; nothing in front"],
-    "crits-creatures": ["King: ", "The 10 by 30 board, from your edge", "Row 3 (P1's start zone): ", "P1 Ada's Lich Lord (King)"],
+    "crits-creatures": ["King: ", "The 10 by 30 board, from your edge", "Row 3 (P1's start zone): ",
+                        "P1 Ada's Lich Lord (King)"],
 }
 # what a keyboard may press on: a move button (on the table, in words, or below it) or a board tile
 MOVE = "#board button[data-action]:enabled, #words button[data-action]:enabled, #actions button"
@@ -53,7 +54,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def violations(page: Page) -> list[str]:
-    """axe-core's serious and critical findings on the page as it stands, one line each."""
+    """axe-core's serious and critical findings on the page as it stands, one line each (once what changed has
+    been shown: a colour is judged at its full strength, not half faded in)."""
+    page.wait_for_function("""() => document.getAnimations()
+        .every((a) => a.effect.getTiming().iterations === Infinity || a.playState !== 'running')""")
     if not page.evaluate("() => 'axe' in window"):
         page.add_script_tag(path=str(AXE_SCRIPT))
     found = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations)")
@@ -105,6 +109,7 @@ CONTROLS = """([move, tileMove]) => ({
     version: document.getElementById('board').dataset.version,
     buttons: document.querySelectorAll(move).length,
     tiles: [...document.querySelectorAll(tileMove)].map((t) => t.dataset.tile),
+    moves: [...document.querySelectorAll(tileMove)].map((t) => t.dataset.action),
     pieces: [...document.querySelectorAll('#board .cr-tile.cr-can')].map((t) => t.dataset.tile),
     selected: document.querySelector('#board [aria-pressed=true]')?.dataset.tile ?? null })"""
 
@@ -135,16 +140,14 @@ def arrow_to(page: Page, tile: str) -> None:
 
 def press_and_wait(page: Page, version: str) -> None:
     page.keyboard.press("Enter")
-    try:
+    with suppress(playwright_api.TimeoutError):  # a race lost or a window closed meanwhile: the next look decides
         page.wait_for_function("v => document.getElementById('board').dataset.version !== v", arg=version,
                                timeout=5000)
-    except playwright_api.TimeoutError:
-        pass  # a race lost or a window closed meanwhile: the next look decides
 
 
 def play_by_keyboard(page: Page, game: str, limit: int = 600) -> dict[str, int]:
     """Plays the seat to the game's end with Tab, the arrow keys, Enter and Escape; counts what it pressed."""
-    pressed = {"moves": 0, "tiles": 0, "pieces picked": 0, "cancelled": 0}
+    pressed = {"moves": 0, "tiles": 0, "pieces picked": 0, "cancelled": 0, "changes shown": 0, "pieces slid": 0}
     picked_at: str | None = None
     for _ in range(limit):
         seen = page.evaluate(CONTROLS, [MOVE, TILE_MOVE])
@@ -154,6 +157,12 @@ def play_by_keyboard(page: Page, game: str, limit: int = 600) -> dict[str, int]:
             arrow_to(page, seen["tiles"][0])
             press_and_wait(page, seen["version"])
             pressed["tiles"] += 1
+            pressed["changes shown"] += page.locator("#board [data-motion]").count() > 0
+            if seen["moves"][0].startswith("move "):  # the piece slides from its old tile to the new one
+                slid = page.locator("#board g.cr-piece.moved").count()
+                if slid and not pressed["pieces slid"]:
+                    page.screenshot(path=f"/tmp/a11y-{game}-motion.png")
+                pressed["pieces slid"] += slid
         elif seen["pieces"] and picked_at != seen["version"]:  # a piece that can act: pick it
             picked_at = seen["version"]
             arrow_to(page, seen["pieces"][0])
@@ -172,6 +181,7 @@ def play_by_keyboard(page: Page, game: str, limit: int = 600) -> dict[str, int]:
             tab_to(page, MOVE)
             press_and_wait(page, seen["version"])
             pressed["moves"] += 1
+            pressed["changes shown"] += page.locator("#board [data-motion]").count() > 0
         else:
             page.wait_for_timeout(30)  # the computer's turn
     raise AssertionError(f"{game} did not end by the keyboard within {limit} looks: {pressed}")
@@ -207,8 +217,9 @@ def test_each_game_is_played_to_the_end_by_keyboard_alone_and_axe_finds_nothing_
     page.keyboard.press("Enter")  # back to the pictures
     pressed = play_by_keyboard(page, game)
     assert pressed["moves"] + pressed["tiles"] >= 3, pressed
+    assert pressed["changes shown"] >= 1, pressed  # a card that arrived, moved or left is marked for a moment
     if game == "crits-creatures":
-        assert pressed["cancelled"] == 1 and pressed["tiles"] >= 1, pressed
+        assert pressed["cancelled"] == 1 and pressed["tiles"] >= 1 and pressed["pieces slid"] >= 1, pressed
     assert page.inner_text("#turn").startswith("Game over"), page.inner_text("#turn")
     assert_accessible(page, f"{game}'s finished table")
     page.screenshot(path=f"/tmp/a11y-{game}-over-desktop.png", full_page=True)
@@ -255,4 +266,31 @@ def test_the_table_in_words_lists_board_and_hands_and_plays_by_keyboard(browser:
     page.keyboard.press("Enter")  # and back to the pictures
     page.wait_for_selector("#board", state="visible")
     assert page.is_hidden("#words")
+    context.close()
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_nothing_moves_for_a_reader_who_asks_for_reduced_motion(browser: playwright_api.Browser, base_url: str,
+                                                                motion: str) -> None:
+    context = browser.new_context(viewport=DESKTOP, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(seated_room(page, base_url, "crits-creatures"))
+    marked = []
+    for _ in range(4):  # the roll-off and the first moves by keyboard: pieces come onto the board and move
+        page.wait_for_selector("#turn.mine")
+        tiles, pieces = page.locator(TILE_MOVE), page.locator("#board .cr-tile.cr-can")
+        before = str(page.get_attribute("#board", "data-version"))
+        if not tiles.count() and pieces.count():
+            arrow_to(page, str(pieces.first.get_attribute("data-tile")))
+            page.keyboard.press("Enter")  # pick a piece: where it can go becomes a tile move
+            page.wait_for_selector(TILE_MOVE)
+        if tiles.count():
+            arrow_to(page, str(tiles.first.get_attribute("data-tile")))
+        else:
+            tab_to(page, MOVE)
+        press_and_wait(page, before)
+        marked.append(page.locator("#board [data-motion]").count())
+        if motion == "reduce":
+            assert page.evaluate("() => document.getAnimations().length") == 0
+    assert (sum(marked) == 0) == (motion == "reduce"), marked
     context.close()

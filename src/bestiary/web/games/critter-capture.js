@@ -85,7 +85,7 @@ function corrals(o, ctx) {
       el("p", { class: "muted" }, `${corral.length} cards · commonness ${total("commonness")} · size ${total("size")}`),
       score,
       el("div", { class: "cc-chips" }, corral.map((card) =>
-        el("span", { class: `cc-chip cc-${card.colour}`, title: `${card.name}: commonness ${card.commonness}, size ${card.size}, ${card.ability}` },
+        el("span", { class: `cc-chip cc-${card.colour}`, "data-card": card.id, title: `${card.name}: commonness ${card.commonness}, size ${card.size}, ${card.ability}` },
           card.name))));
   }));
 }

@@ -4,6 +4,7 @@ import { api, clearError, clock, el, forgetSeat, savedSeat, saveSeat, seatLink, 
 import { resultText, turnState } from "/js/banner.js";
 import { mountRules, ruleLinks, showRefusal, teachingOf } from "/js/rules.js";
 import { plainWords } from "/js/table.js";
+import { showChanges, snapshot } from "/js/motion.js";
 import { renderWords } from "/js/words.js";
 
 const params = new URLSearchParams(location.search);
@@ -223,9 +224,11 @@ function render() {
   renderTurn();
   renderSeats();
   const focused = focusKey(document.activeElement);
+  const before = snapshot(board);
   board.replaceChildren();
   board.dataset.version = view.version;  // lets a test (or a person with dev tools) see each update
   gameModule.render(board, context());
+  showChanges(board, before);
   renderActions();
   showWords();
   restoreFocus(focused);
@@ -459,8 +462,10 @@ async function showDecision(index) {
     if (request !== requests) return;
     replayAtEnd = atEnd;
     view = { ...view, observation: shown.observation, legal_actions: [], to_act: [], window: null };
+    const before = snapshot(board);
     board.replaceChildren();
     gameModule.render(board, context());
+    showChanges(board, before);
     showWords();
     logList.replaceChildren(...shown.events.map(logLine));
     logList.scrollTop = logList.scrollHeight;
