@@ -357,7 +357,7 @@ export function render(board, ctx) {
     info.replaceChildren(pieceCard(o, ctx, chosen));
     if (pieceMoves.length) {
       info.append(el("div", { class: "actions" }, pieceMoves.map((a) =>
-        moveButton(ctx, placed, a, a.startsWith("split") ? "Split its dice" : a.endsWith("item") ? "Use its item" : "Use its effect", "",
+        moveButton(ctx, placed, a, a.startsWith("split") ? "Split the dice" : a.endsWith("item") ? "Use the item" : "Use the effect", "",
         `${a.startsWith("split") ? "Split the dice of" : a.endsWith("item") ? "Use the item of" : "Use the effect of"} ${chosen.name}`))));
     }
   }

@@ -25,11 +25,12 @@ function creature(o, ctx, placed, owner, spot, c) {
   attackers.forEach((mine, from) => {
     const action = `attack P${owner + 1} ${spotName(spot)} with ${spotName(from)}`;
     if (legal.includes(action)) buttons.push(moveButton(ctx, placed, action, `Attack with ${mine.name}`, "cube-attack",
-      `Attack ${c.name} with ${mine.name}`));
+      `Attack with ${mine.name}: ${c.name}`));
   });
-  const offers = [[`target P${owner + 1} ${spotName(spot)}`, "Target this", `Target ${c.name}`],
-    [`use power of ${spotName(spot)}`, "Use power", `Use the power of ${c.name}`],
-    [`swap guard with ${spotName(spot)}`, "Make Guard", `Make ${c.name} the Guard`]];
+  // each button's name begins with its visible words (what a voice-control user says), then names the card
+  const offers = [[`target P${owner + 1} ${spotName(spot)}`, "Target this", `Target this: ${c.name}`],
+    [`use power of ${spotName(spot)}`, "Use power", `Use power of ${c.name}`],
+    [`swap guard with ${spotName(spot)}`, "Make Guard", `Make Guard: ${c.name}`]];
   for (const [action, label, name] of offers) {
     // powers and Guard swaps are the owner's moves: only the seat to act sees them as legal
     if (legal.includes(action) && (action.startsWith("target") || owner === ctx.me)) {
@@ -129,7 +130,7 @@ function handCard(o, ctx, placed, card) {
   (o.battlefields[ctx.me] ?? []).forEach((c, spot) => {
     const action = `attach ${card.id} to ${spotName(spot)}`;
     if (legal.includes(action) && !placed.has(action)) buttons.push(moveButton(ctx, placed, action, `Attach to ${c.name}`, "",
-      `Attach ${card.name} to ${c.name}`));
+      `Attach to ${c.name}: ${card.name}`));
   });
   return el("div", { class: `cube-card cube-type-${card.type}`, "data-card": card.id },
     el("div", { class: "cube-spot" }, card.type, card.foil ? " · foil" : ""),

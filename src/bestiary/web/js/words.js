@@ -75,7 +75,7 @@ export function renderWords(box, gameModule, ctx, { moves = true } = {}) {
   }
   if (moves && view.legal_actions.length) {
     parts.push(el("h3", {}, "Your moves"), movesInWords(gameModule, ctx));
-  } else if (moves) {
+  } else if (moves && ctx.me !== null) {
     parts.push(el("p", { class: "muted" }, "No move of yours now."));
   }
   box.replaceChildren(...parts);
