@@ -57,7 +57,7 @@ def violations(page: Page) -> list[str]:
     """axe-core's serious and critical findings on the page as it stands, one line each (once what changed has
     been shown: a colour is judged at its full strength, not half faded in)."""
     page.wait_for_function("""() => document.getAnimations()
-        .every((a) => a.effect.getTiming().iterations === Infinity || a.playState !== 'running')""")
+        .every((a) => a.effect?.getTiming().iterations === Infinity || a.playState !== 'running')""")
     if not page.evaluate("() => 'axe' in window"):
         page.add_script_tag(path=str(AXE_SCRIPT))
     found = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations)")
