@@ -99,6 +99,12 @@ def test_the_lobby_and_each_tutorial_have_no_serious_violation(browser: playwrig
         page.wait_for_selector("#board [data-version], #board *")
         page.wait_for_selector("#coach *")
         assert_accessible(page, f"the tutorial of {game}")
+    tab_to(page, "#words-toggle")  # the last tutorial in words: its suggested move is marked there too
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#words button.suggested")
+    assert page.is_hidden("#board")
+    assert_accessible(page, "the tutorial in words")
+    page.screenshot(path="/tmp/a11y-learn-words-desktop.png", full_page=True)
     context.close()
 
 

@@ -5,7 +5,7 @@ import { resultText, turnState } from "/js/banner.js";
 import { mountRules, ruleLinks, showRefusal, teachingOf } from "/js/rules.js";
 import { plainWords } from "/js/table.js";
 import { showChanges, snapshot } from "/js/motion.js";
-import { renderWords } from "/js/words.js";
+import { showWords as drawWords, switchWords } from "/js/words.js";
 
 const params = new URLSearchParams(location.search);
 const code = params.get("code") ?? "";
@@ -16,7 +16,6 @@ const turnBanner = document.getElementById("turn");
 const logList = document.getElementById("log");
 const chatList = document.getElementById("chat-lines");
 const wordsBox = document.getElementById("words");
-const WORDS_KEY = "bestiary-table-in-words";
 
 let room = null;
 let view = null;
@@ -237,22 +236,12 @@ function render() {
 
 // The table in words: the board and the hands listed as sentences, with every move as a button, in place of
 // the pictures (as lichess's blind mode); the choice is kept in this browser.
-function wordsOn() {
-  return localStorage.getItem(WORDS_KEY) === "on";
-}
-
 function showWords() {
-  const on = wordsOn() && view !== null && gameModule !== null;
-  const toggle = document.getElementById("words-toggle");
-  toggle.setAttribute("aria-pressed", String(on));  // pressed: the table is shown in words
-  wordsBox.hidden = !on;
-  board.hidden = on;
-  if (on) renderWords(wordsBox, gameModule, context(), { moves: !replaying });
-  else wordsBox.replaceChildren();
+  drawWords(board, wordsBox, document.getElementById("words-toggle"), gameModule, context(), { moves: !replaying });
 }
 
 function toggleWords() {
-  localStorage.setItem(WORDS_KEY, wordsOn() ? "off" : "on");
+  switchWords();
   showWords();
 }
 

@@ -62,6 +62,28 @@ function movesInWords(gameModule, ctx) {
     el("li", {}, group ? el("strong", {}, `${group}: `) : null, el("span", { class: "actions" }, buttons))));
 }
 
+// Whether this browser shows tables in words (the header's toggle, kept across pages and games).
+const KEPT = "bestiary-table-in-words";
+
+export function wordsOn() {
+  return localStorage.getItem(KEPT) === "on";
+}
+
+export function switchWords() {
+  localStorage.setItem(KEPT, wordsOn() ? "off" : "on");
+}
+
+// The table in words in place of the pictures, or the pictures again, as this browser chose; the toggle's
+// pressed state says which.
+export function showWords(board, box, toggle, gameModule, ctx, options = {}) {
+  const on = wordsOn() && gameModule !== null && ctx.view !== null;
+  toggle.setAttribute("aria-pressed", String(on));
+  box.hidden = !on;
+  board.hidden = on;
+  if (on) renderWords(box, gameModule, ctx, options);
+  else box.replaceChildren();
+}
+
 // The sections and the moves, drawn into `box`; a move's button carries its action as the table's own do.
 export function renderWords(box, gameModule, ctx, { moves = true } = {}) {
   const { el, view } = ctx;
