@@ -1,6 +1,8 @@
 """A table for everyone, checked in Debian's Chromium: axe-core finds no serious or critical violation on the
-lobby, the tutorials, each game's table (in pictures and in words) and the replay, and each game is played to
-its end against the computer with the keyboard alone (Tab, the arrow keys, Enter and Escape; no click).
+lobby, "My tables", a rule book, the tutorials, each game's table (in pictures and in words) and the replay;
+each game is played to its end against the computer with the keyboard alone (Tab, the arrow keys, Enter and
+Escape; no click); what changed on the table is shown for a moment, except to a reader who asks for reduced
+motion.
 
 Screenshots of each game at 1280×800 and 390×844 go to /tmp/a11y-<game>-<size>.png.
 """
@@ -85,7 +87,7 @@ def seated_room(page: Page, base_url: str, game: str) -> str:
     return f"{base_url}/room.html?code={room['code']}#seat=0&token={room['token']}"
 
 
-def test_the_lobby_and_each_tutorial_have_no_serious_violation(browser: playwright_api.Browser,
+def test_the_lobby_the_rules_and_each_tutorial_have_no_serious_violation(browser: playwright_api.Browser,
                                                               base_url: str) -> None:
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
@@ -94,6 +96,12 @@ def test_the_lobby_and_each_tutorial_have_no_serious_violation(browser: playwrig
     assert_accessible(page, "the lobby")
     page.click("#more-options summary")  # the designers' options, opened
     assert_accessible(page, "the lobby's more options")
+    page.goto(base_url + "/tables.html")
+    page.wait_for_load_state("networkidle")
+    assert_accessible(page, "My tables")
+    page.goto(base_url + "/rules/crits-creatures")
+    page.wait_for_selector("article[data-rule]")
+    assert_accessible(page, "a rule book")
     for game in GAMES:
         page.goto(f"{base_url}/learn/{game}")
         page.wait_for_selector("#board [data-version], #board *")
@@ -276,6 +284,9 @@ def test_the_table_in_words_lists_board_and_hands_and_plays_by_keyboard(browser:
     page.keyboard.press("Enter")  # and back to the pictures
     page.wait_for_selector("#board", state="visible")
     assert page.is_hidden("#words")
+    page.goto(base_url + "/tables.html")  # this browser's tables, this one among them
+    page.wait_for_selector("main li, main tr >> nth=0")
+    assert_accessible(page, "My tables with a table")
     context.close()
 
 
