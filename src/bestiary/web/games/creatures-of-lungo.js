@@ -130,7 +130,8 @@ export function render(board, ctx) {
 }
 
 // The table in words (js/words.js): the turn, the battle and its swat pile, each player, your goal and hand.
-const cardWords = (card) => `${card.name} (${cardDetail(card, ", ")})`;
+const cardWords = (card) => (["creature", "mutant", "power"].includes(card.kind)
+  ? `${card.name} (${cardDetail(card, ", ")})` : `${card.name}, ${card.kind}: ${cardDetail(card)}`);
 
 export function words(o, ctx) {
   const now = [
@@ -158,7 +159,7 @@ export function words(o, ctx) {
   }
   sections.push(["Players", o.hand_sizes.map((size, seat) => {
     const place = o.token_takers.indexOf(seat);
-    const front = o.in_front[seat].map((card) => `${card.name} (${card.text})`);
+    const front = o.in_front[seat].map((card) => `${card.name} (${card.text.replace(/\.$/, "")})`);
     return `${seatLabel(ctx, seat)}${seat === o.active_player && o.phase !== "over" ? ", whose turn it is" : ""}: `
       + `${size} card${size === 1 ? "" : "s"} in hand`
       + (front.length ? `; in front: ${front.join(", ")}` : "; nothing in front")
