@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the server tests need on a CI machine (Debian): Chromium for the browser tests, a PostgreSQL
+# What the server tests need on a CI machine (Debian): Chromium and axe-core for the browser tests, a PostgreSQL
 # server on loopback with an empty database, and HAProxy for the test of two workers behind a proxy
 # (tests/server/test_cluster.py runs it in the foreground itself; no service is started). Progress goes to stderr; stdout is one line to evaluate:
 #   eval "$(.ci/server-services.sh)"    # sets BESTIARY_TEST_POSTGRES_URL for pytest
@@ -12,12 +12,17 @@ DB_PASSWORD=bestiary
 
 packages=()
 [ -x /usr/bin/chromium ] || packages+=(chromium)
+command -v npm >/dev/null || packages+=(npm)
 command -v pg_ctlcluster >/dev/null || packages+=(postgresql)
 command -v haproxy >/dev/null || packages+=(haproxy)
 if [ ${#packages[@]} -gt 0 ]; then
     apt-get update -q
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${packages[@]}"
 fi
+
+# axe-core, the accessibility checker the browser tests inject into each page (tests/server/conftest.py)
+AXE_VERSION=4.14.1
+npm install --silent --no-save --no-audit --no-fund --prefix "$(dirname "$0")/axe" "axe-core@$AXE_VERSION"
 
 version=$(ls /usr/lib/postgresql | sort -n | tail -1)
 if ! pg_lsclusters -h | grep -q "^$version main"; then

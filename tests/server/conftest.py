@@ -30,6 +30,9 @@ INSTANT = Settings(bot_delay=0.0, reaction_scale=0.0)
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 CHROMIUM = Path("/usr/bin/chromium")
+# axe-core, the accessibility checker the browser tests run in each page (.ci/server-services.sh installs it
+# from npm here; BESTIARY_TEST_AXE may name another copy of axe.min.js)
+AXE = Path(__file__).resolve().parents[2] / ".ci" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def missing(reason: str) -> NoReturn:
@@ -68,6 +71,14 @@ def require_browser() -> ModuleType:
         return importlib.import_module("playwright.sync_api")
     except ImportError:
         missing("the browser tests need playwright (the 'dev' extra)")
+
+
+def require_axe() -> Path:
+    """axe.min.js, to inject into a page (`missing` when it is not installed)."""
+    found = Path(os.environ.get("BESTIARY_TEST_AXE", AXE))
+    if not found.is_file():
+        missing(f"no axe-core at {found} (npm install --prefix .ci/axe axe-core)")
+    return found
 
 
 @pytest.fixture(autouse=True, scope="session")

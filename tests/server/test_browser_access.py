@@ -247,6 +247,7 @@ RACE_WATCH = """() => {
         if (!control || !document.getElementById('turn').textContent.startsWith('Race')) return;
         const box = control.getBoundingClientRect();
         window.racesSeen.push({ top: box.top, bottom: box.bottom, height: innerHeight,
+            focused: document.activeElement === control,
             covered: document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2) !== control
                 && !control.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)) });
     }).observe(board, { attributes: true, attributeFilter: ['data-version'] });
@@ -280,6 +281,7 @@ def test_lungo_race_controls_are_on_screen_the_moment_a_race_opens(browser: play
     assert races, "no race opened"
     for race in races:
         assert race["top"] >= 0 and race["bottom"] <= race["height"] and not race["covered"], race
+        assert race["focused"], race  # a keyboard's Enter swats or grabs at once
     context.close()
 
 

@@ -13,13 +13,16 @@ const PHASE_TEXT = {
   "swat-race": "SWAT? The first to swat an insect wins the pile", "battle-winnings": "collecting winnings",
   "token-moment": "anyone taking a token?", "token-race": "RACE for the tokens!", over: "game over" };
 
+function cardDetail(card, joint = " · ") {
+  if (card.kind === "creature") return [`${card.element} ${card.species}`, `power ${card.power}`, `weak to ${card.weakness}`].join(joint);
+  if (card.kind === "mutant") return [`mutant ${card.species}`, `power ${card.power}`, "no weakness"].join(joint);
+  if (card.kind === "power") return `power card: ${card.species} +2`;
+  return card.text ?? card.kind;
+}
+
 function cardFace(ctx, card, { buttons = [], big = false } = {}) {
   const { el } = ctx;
-  let detail;
-  if (card.kind === "creature") detail = `${card.element} ${card.species} · power ${card.power} · weak to ${card.weakness}`;
-  else if (card.kind === "mutant") detail = `mutant ${card.species} · power ${card.power} · no weakness`;
-  else if (card.kind === "power") detail = `power card: ${card.species} +2`;
-  else detail = card.text ?? card.kind;
+  const detail = cardDetail(card);
   const insect = big && card.species === "insect";  // only an insect on top of the swat pile calls for a swat
   return el("div", { class: `lg-card lg-${card.element ?? card.kind}${big ? " lg-big" : ""}${insect ? " lg-insect" : ""}`,
     "data-card": card.id },
@@ -51,7 +54,7 @@ function tokens(o, ctx, placed) {
   const { el } = ctx;
   const grab = ctx.view.legal_actions.includes("grab token");
   return el("div", { class: "lg-tokens" },
-    el("span", { class: "lg-token-row", "aria-label": `${o.tokens_left} tokens left` },
+    el("span", { class: "lg-token-row", "aria-hidden": "true" },
       Array.from({ length: o.tokens_left }, () => el("span", { class: "lg-token" }))),
     el("span", {}, `${o.tokens_left} token${o.tokens_left === 1 ? "" : "s"} left to grab`),
     grab ? moveButton(ctx, placed, "grab token", "Grab a token!", "lg-grab") : null,
@@ -124,4 +127,48 @@ export function render(board, ctx) {
       el("h2", {}, `Turn ${o.turn} of at most ${o.turn_limit}`), headerTurn(ctx),
       el("span", { class: "muted" }, `${PHASE_TEXT[o.phase] ?? o.phase} · draw pile ${o.draw_pile}`, battleBack, top)),
     sections[0], sections[1], ...sections.slice(2, 4), dock(ctx, otherMoves(ctx, placed), sections[4])].filter(Boolean));
+}
+
+// The table in words (js/words.js): the turn, the battle and its swat pile, each player, your goal and hand.
+const cardWords = (card) => (["creature", "mutant", "power"].includes(card.kind)
+  ? `${card.name} (${cardDetail(card, ", ")})` : `${card.name}, ${card.kind}: ${cardDetail(card)}`);
+
+export function words(o, ctx) {
+  const now = [
+    `Turn ${o.turn} of at most ${o.turn_limit}: ${PHASE_TEXT[o.phase] ?? o.phase}.`,
+    `Draw pile ${o.draw_pile} cards${o.battle_on_top ? "; a battle card is on top" : ""}.`,
+    o.discard.length ? `Discard pile top: ${o.discard[o.discard.length - 1].name}.` : null,
+    `${o.tokens_left} token${o.tokens_left === 1 ? "" : "s"} left to grab.`,
+    o.pending_card ? `Being played${o.target !== null ? ` at ${ctx.seatName(o.target)}` : ""}: ${cardWords(o.pending_card)}.` : null,
+  ];
+  const sections = [["Now", now]];
+  const b = o.battle;
+  if (b) {
+    const sides = b.choices.map((choice, seat) => {
+      const shown = Array.isArray(choice) ? (choice.length ? choice.map(cardWords).join(", ") : "nothing put down")
+        : `${choice.face_down} card${choice.face_down === 1 ? "" : "s"} face down, ${choice.chosen ? "chosen" : "choosing"}`;
+      const roll = b.rolling.includes(seat) ? `, rolled ${b.rolls[seat] || "nothing yet"}` : "";
+      return `${seatLabel(ctx, seat)}: ${shown}${roll}${b.champion === seat ? "; wins the battle" : ""}.`;
+    });
+    const pile = b.central_pile.length ? (() => {
+      const top = b.central_pile[b.central_pile.length - 1];
+      return `Swat pile: ${b.central_pile.length} card${b.central_pile.length === 1 ? "" : "s"}, top: ${cardWords(top)}`
+        + `${top.species === "insect" ? ": an insect, swat it!" : "."}`;
+    })() : null;
+    sections.push([`Battle: ${b.card.name}`, [`Drawn by ${ctx.seatName(b.drawer)}: ${b.card.text}`, ...sides, pile]]);
+  }
+  sections.push(["Players", o.hand_sizes.map((size, seat) => {
+    const place = o.token_takers.indexOf(seat);
+    const front = o.in_front[seat].map((card) => `${card.name} (${card.text.replace(/\.$/, "")})`);
+    return `${seatLabel(ctx, seat)}${seat === o.active_player && o.phase !== "over" ? ", whose turn it is" : ""}: `
+      + `${size} card${size === 1 ? "" : "s"} in hand`
+      + (front.length ? `; in front: ${front.join(", ")}` : "; nothing in front")
+      + (place === 0 ? "; took the first token" : place > 0 ? "; has a token" : "")
+      + (o.loser === seat ? "; the loser" : "") + ".";
+  })]);
+  if (o.goal) sections.push(["Your secret goal", [`${o.goal.name}${o.goal_met ? " (met)" : ""}: ${o.goal.text}`]]);
+  if (o.hand !== null) {
+    sections.push([`Your hand (${o.hand.length})`, o.hand.length ? o.hand.map((card) => `${cardWords(card)}.`) : ["Empty."]]);
+  }
+  return sections;
 }

@@ -357,7 +357,7 @@ export function render(board, ctx) {
     info.replaceChildren(pieceCard(o, ctx, chosen));
     if (pieceMoves.length) {
       info.append(el("div", { class: "actions" }, pieceMoves.map((a) =>
-        moveButton(ctx, placed, a, a.startsWith("split") ? "Split its dice" : a.endsWith("item") ? "Use its item" : "Use its effect", "",
+        moveButton(ctx, placed, a, a.startsWith("split") ? "Split the dice" : a.endsWith("item") ? "Use the item" : "Use the effect", "",
         `${a.startsWith("split") ? "Split the dice of" : a.endsWith("item") ? "Use the item of" : "Use the effect of"} ${chosen.name}`))));
     }
   }
@@ -384,4 +384,55 @@ export function render(board, ctx) {
         el("p", { class: "muted cr-legend" }, "● round, solid border: P1 · ■ square, dashed border: P2 · ♛ in a corner: the King, on a tile: a fallen crown · ",
           "⚔ the attacker · ◎ the defender · a dot and outlined tiles: the last move · i: a dropped item (a small diamond on a piece: lying under it) · red lines: the start zones. ",
           "Green: where the selected piece can go · red: what it can attack or aim at · gold: where the King can hand on the crown."))].filter(Boolean)));
+}
+
+// The table in words (js/words.js): the turn, each side, the dice, and the board row by row from your edge.
+export function words(o, ctx) {
+  const pieces = new Map(o.pieces.map((p) => [p.piece, p]));
+  const who = (p) => `${ctx.seatName(p.side)}'s ${p.name}${o.kings.includes(p.piece) ? " (King)" : ""}`
+    + (p.item !== null && pieces.has(p.item) ? ` holding ${pieces.get(p.item).name}` : "");
+  const now = [
+    `Turn ${Math.min(o.turn, o.turn_limit)} of ${o.turn_limit}${o.phase === "over" ? `: the game ended, ${o.reason}` : `, ${ctx.seatName(o.player)}'s`}.`,
+    o.phase === "over" ? null : `${o.moves_made} of 5 moves made${o.attacked ? ", attacked" : ""}; phase: ${o.phase}.`,
+    o.next_to_place !== null ? `To place next, behind your red line: ${pieces.get(o.next_to_place)?.name ?? "a piece"}.` : null,
+  ];
+  const dice = combat(o, ctx);
+  const sections = [["Now", now]];
+  if (dice) sections.push(["Dice", [...dice.children].slice(1).map((part) => part.textContent)]);
+  for (const side of [0, 1]) {
+    const king = o.kings[side] === null ? null : pieces.get(o.kings[side]);
+    const held = o.pieces.filter((p) => p.side === side && p.where === "reserve").map((p) => p.name);
+    const fallen = o.pieces.filter((p) => p.side === side && p.where === "graveyard").map((p) => p.name);
+    sections.push([seatLabel(ctx, side), [
+      king ? `King: ${king.name} on ${king.tile ?? king.where}.` : "No King: the crown lies on the board.",
+      o.kingless[side] ? `${o.kingless[side]} turn${o.kingless[side] === 1 ? "" : "s"} without a King; the third loses.` : null,
+      `${o.reserve[side]} card${o.reserve[side] === 1 ? "" : "s"} held off the board${held.length ? `: ${held.join(", ")}` : ""}.`,
+      fallen.length ? `Graveyard: ${fallen.join(", ")}.` : null]]);
+  }
+  const rows = Array.from({ length: o.length }, (_, i) => (o.viewer === 1 ? o.length - i : i + 1));
+  const zone = (row) => (row <= o.start_depth ? " (P1's start zone)" : row > o.length - o.start_depth ? " (P2's start zone)" : "");
+  const board = rows.map((row) => {
+    const here = o.pieces.filter((p) => (p.where === "board" || p.where === "dropped") && Number(p.tile?.slice(1)) === row)
+      .sort((a, b) => a.tile.localeCompare(b.tile))
+      .map((p) => `${p.tile} ${p.where === "dropped" ? `dropped item ${p.name}` : who(p)}`);
+    const crowns = o.crowns.map((tile, side) => (tile && Number(tile.slice(1)) === row ? `${tile} ${ctx.seatName(side)}'s fallen crown` : null))
+      .filter(Boolean);
+    const all = [...here, ...crowns];
+    return all.length ? `Row ${row}${zone(row)}: ${all.join("; ")}.` : null;
+  });
+  sections.push([`The ${o.width} by ${o.length} board, from your edge (columns A to ${columnName(o.width - 1)})`,
+    board.some(Boolean) ? board : ["No piece on the board yet."]]);
+  return sections;
+}
+
+// In words, a piece's moves and attacks are gathered under it: "Ghoul on D3: D4, D5, Attack E4".
+export function moveWords(action, o) {
+  const words = /^(move|attack) (\S+) (\S+)$/.exec(action);
+  if (!words) return null;
+  const [, verb, from, to] = words;
+  const standing = (tile) => o.pieces.find((p) => p.tile === tile && p.where === "board");
+  const name = standing(from)?.name ?? "the piece";
+  return verb === "move"
+    ? { group: `${name} on ${from}`, label: to, name: `Move ${name} from ${from} to ${to}` }
+    : { group: `${name} on ${from}`, label: `Attack ${to}`, name: `${name} on ${from}: attack ${standing(to)?.name ?? "the piece"} on ${to}` };
 }

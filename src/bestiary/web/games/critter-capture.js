@@ -27,7 +27,7 @@ function decks(o, ctx, legal) {
     const canDraw = legal.includes(action);
     return el("button", {
       type: "button", class: `cc-deck cc-${colour}`, disabled: !canDraw, "data-action": action,
-      "aria-label": `${colour} deck, ${count} cards${canDraw ? ": draw" : ""}`, onclick: () => ctx.act(action),
+      onclick: () => ctx.act(action),
     }, el("span", { class: "cc-deck-name" }, colour), el("span", { class: "cc-deck-count" }, `${count} left`),
     canDraw ? el("span", { class: "cc-deck-draw" }, "Draw") : null);
   }));
@@ -85,7 +85,7 @@ function corrals(o, ctx) {
       el("p", { class: "muted" }, `${corral.length} cards · commonness ${total("commonness")} · size ${total("size")}`),
       score,
       el("div", { class: "cc-chips" }, corral.map((card) =>
-        el("span", { class: `cc-chip cc-${card.colour}`, title: `${card.name}: commonness ${card.commonness}, size ${card.size}, ${card.ability}` },
+        el("span", { class: `cc-chip cc-${card.colour}`, "data-card": card.id, title: `${card.name}: commonness ${card.commonness}, size ${card.size}, ${card.ability}` },
           card.name))));
   }));
 }
@@ -103,4 +103,29 @@ export function render(board, ctx) {
     centre(o, ctx),
     o.scores ? el("p", { class: "cc-final" }, `Final scoring by ${o.final_attribute}.`) : null,
     corrals(o, ctx)].filter(Boolean));
+}
+
+// The table in words (js/words.js): the decks, the card in play, the challenge, every corral.
+const cardWords = (card) => `${card.name}, ${card.colour}, commonness ${card.commonness}, size ${card.size}, ability ${card.ability}`;
+
+export function words(o, ctx) {
+  const you = (seat) => `${ctx.seatName(seat)}${seat === ctx.me ? " (you)" : ""}`;
+  const play = [
+    `Round ${Math.min(o.round, o.rounds)} of ${o.rounds}; ${ctx.seatName(o.starting_player)} started it.`,
+    `Decks: ${COLOURS.map((colour) => `${colour} ${o.decks[colour]}`).join(", ")} cards left.`,
+    o.active_card ? `Active card, ${ctx.seatName(o.active_player)}'s: ${cardWords(o.active_card)}.` : "No card in play yet.",
+    o.attribute ? `The announced edge: ${o.attribute}.` : null,
+    o.under_active.length ? `Under it: ${o.under_active.map((c) => c.name).join(", ")}.` : null,
+    o.face_down_card ? `A ${o.face_down_card.colour} card lies face down, drawn by ${ctx.seatName(o.face_down_card.drawn_by)}.` : null,
+    o.challenger !== null ? `${ctx.seatName(o.challenger)} challenges.` : null,
+    o.scores ? `Final scoring by ${o.final_attribute}.` : null,
+  ];
+  const corralLines = o.corrals.map((corral, seat) => {
+    const score = o.scores ? ` Score: ${o.scores[seat]} points.` : "";
+    if (o.corrals_face_down) return `${you(seat)}: ${corral.length} card${corral.length === 1 ? "" : "s"} face down.${score}`;
+    const total = (name) => corral.reduce((sum, card) => sum + card[name], 0);
+    return `${you(seat)}: ${corral.length} card${corral.length === 1 ? "" : "s"}, commonness ${total("commonness")}, size ${total("size")}${
+      corral.length ? `: ${corral.map(cardWords).join("; ")}` : ""}.${score}`;
+  });
+  return [["In play", play], ["Corrals", corralLines]];
 }

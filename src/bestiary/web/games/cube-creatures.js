@@ -25,11 +25,12 @@ function creature(o, ctx, placed, owner, spot, c) {
   attackers.forEach((mine, from) => {
     const action = `attack P${owner + 1} ${spotName(spot)} with ${spotName(from)}`;
     if (legal.includes(action)) buttons.push(moveButton(ctx, placed, action, `Attack with ${mine.name}`, "cube-attack",
-      `Attack ${c.name} with ${mine.name}`));
+      `Attack with ${mine.name}: ${c.name}`));
   });
-  const offers = [[`target P${owner + 1} ${spotName(spot)}`, "Target this", `Target ${c.name}`],
-    [`use power of ${spotName(spot)}`, "Use power", `Use the power of ${c.name}`],
-    [`swap guard with ${spotName(spot)}`, "Make Guard", `Make ${c.name} the Guard`]];
+  // each button's name begins with its visible words (what a voice-control user says), then names the card
+  const offers = [[`target P${owner + 1} ${spotName(spot)}`, "Target this", `Target this: ${c.name}`],
+    [`use power of ${spotName(spot)}`, "Use power", `Use power of ${c.name}`],
+    [`swap guard with ${spotName(spot)}`, "Make Guard", `Make Guard: ${c.name}`]];
   for (const [action, label, name] of offers) {
     // powers and Guard swaps are the owner's moves: only the seat to act sees them as legal
     if (legal.includes(action) && (action.startsWith("target") || owner === ctx.me)) {
@@ -41,7 +42,7 @@ function creature(o, ctx, placed, owner, spot, c) {
   const fighting = attack && (attack.attacker === c.id && attack.attacker_player === owner
     || attack.defender === c.id && attack.defender_player === owner);
   return el("div", { class: `cube-creature${spot === 0 ? " cube-guard" : ""}${fighting ? " cube-fighting" : ""}`,
-    "data-spot": spot },
+    "data-spot": spot, "data-card": c.id },
   el("div", { class: "cube-spot" }, spotLabel(spot), c.foil ? " · foil" : ""),
   el("div", { class: "cube-name" }, c.name),
   el("div", { class: "cube-stats" }, el("span", {}, `⚔ ${c.attack_now}`),
@@ -107,6 +108,16 @@ function situation(o, ctx, placed) {
   return parts.length ? el("div", { class: "cube-situation" }, parts) : null;
 }
 
+function cardDetail(card, inWords = false) {
+  if (card.type === "creature") {
+    return (inWords ? `attack ${card.attack}, health ${card.health}` : `⚔ ${card.attack} ❤ ${card.health}`)
+      + (card.power ? `${inWords ? ", power:" : " ·"} ${card.power}` : "");
+  }
+  if (card.type === "upgrade") return `${card.kind} +${card.bonus} ${card.kind === "weapon" ? "attack" : "health"}`;
+  if (card.type === "reaction") return `Reaction to ${card.responds_to}: ${card.text}`;
+  return card.text;
+}
+
 function handCard(o, ctx, placed, card) {
   const { el } = ctx;
   const legal = ctx.view.legal_actions;
@@ -119,17 +130,12 @@ function handCard(o, ctx, placed, card) {
   (o.battlefields[ctx.me] ?? []).forEach((c, spot) => {
     const action = `attach ${card.id} to ${spotName(spot)}`;
     if (legal.includes(action) && !placed.has(action)) buttons.push(moveButton(ctx, placed, action, `Attach to ${c.name}`, "",
-      `Attach ${card.name} to ${c.name}`));
+      `Attach to ${c.name}: ${card.name}`));
   });
-  let detail;
-  if (card.type === "creature") detail = `⚔ ${card.attack} ❤ ${card.health}${card.power ? ` · ${card.power}` : ""}`;
-  else if (card.type === "upgrade") detail = `${card.kind} +${card.bonus} ${card.kind === "weapon" ? "attack" : "health"}`;
-  else if (card.type === "reaction") detail = `Reaction to ${card.responds_to}: ${card.text}`;
-  else detail = card.text;
   return el("div", { class: `cube-card cube-type-${card.type}`, "data-card": card.id },
     el("div", { class: "cube-spot" }, card.type, card.foil ? " · foil" : ""),
     el("div", { class: "cube-name" }, card.name),
-    el("div", { class: "cube-detail" }, detail),
+    el("div", { class: "cube-detail" }, cardDetail(card)),
     buttons.length ? el("div", { class: "actions" }, buttons) : null);
 }
 
@@ -151,4 +157,39 @@ export function render(board, ctx) {
     prompt,
     ...fields,
     dock(ctx, otherMoves(ctx, placed), hand)].filter(Boolean));
+}
+
+// The table in words (js/words.js): the attack under way, each player's creatures spot by spot, your hand.
+function creatureWords(c, spot) {
+  const upgrades = [c.weapon, c.armor].filter(Boolean).map((u) => `${u.kind} ${u.name} +${u.bonus}`);
+  return `${spotLabel(spot)}: ${c.name}${c.foil ? " (foil)" : ""}, attack ${c.attack_now}, health ${c.health_left} of ${c.max_health}`
+    + (upgrades.length ? `, ${upgrades.join(", ")}` : "")
+    + (c.power ? `, power ${c.power_used ? "used" : "ready"}: ${c.power}` : "");
+}
+
+export function words(o, ctx) {
+  const top = o.discard.length ? `, top: ${o.discard[o.discard.length - 1].name}` : "";
+  const now = [
+    o.turn ? `Turn ${o.turn} of at most ${o.turn_limit}.` : "Setting up.",
+    `First to ${o.win_at} defeated creatures wins. Deck ${o.deck} cards, discard ${o.discard.length}${top}.`,
+    o.attack ? `Attack under way: ${ctx.seatName(o.attack.attacker_player)}'s ${o.attack.attacker_name} attacks `
+      + `${ctx.seatName(o.attack.defender_player)}'s ${o.attack.defender_name}.` : null,
+    o.pending ? `${o.pending.kind === "power" ? "Power" : "Action"} under way: ${o.pending.name}: ${o.pending.text}.` : null,
+    o.window ? `Reactions may answer this ${o.window}; waiting for ${o.to_act.map((s) => ctx.seatName(s)).join(", ")}.` : null,
+    o.last_roll ? `Last roll of the attack die: ${DIE_TEXT[o.last_roll] ?? o.last_roll}.` : null,
+    o.used_this_turn.length ? `Done this turn: ${o.used_this_turn.join(", ")}.` : null,
+  ];
+  const sections = [["Now", now]];
+  o.battlefields.forEach((field, owner) => {
+    const pile = o.victory[owner];
+    sections.push([`${seatLabel(ctx, owner)}${o.current === owner ? ", whose turn it is" : ""}${o.out[owner] ? ", out of the game" : ""}`, [
+      `${o.hand_sizes[owner]} cards in hand; ${field.length} of ${o.limits[owner]} spots filled.`,
+      `Victory pile ${pile.length} of ${o.win_at}${pile.length ? `: ${pile.map((card) => card.name).join(", ")}` : ""}.`,
+      ...field.map((c, spot) => `${creatureWords(c, spot)}.`)]]);
+  });
+  if (o.hand !== null) {
+    sections.push([`Your hand (${o.hand.length})`, o.hand.length
+      ? o.hand.map((card) => `${card.name}: ${card.type}, ${cardDetail(card, true)}.`) : ["Empty."]]);
+  }
+  return sections;
 }

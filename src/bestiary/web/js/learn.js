@@ -4,7 +4,9 @@
 // move is highlighted, "Why?" explains what just happened, and the end offers a real game.
 import { api, clearError, el, saveSeat, seatName, setComputerLevels, showError } from "/js/api.js";
 import { turnState } from "/js/banner.js";
+import { showChanges, snapshot } from "/js/motion.js";
 import { mountRules, ruleLinks, showRefusal, teachingOf } from "/js/rules.js";
+import { showWords, switchWords } from "/js/words.js";
 
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const STORE = `bestiary:learn:${game}`;
@@ -156,11 +158,16 @@ function render() {
   const turn = turnState(view, room, t.learner);
   banner.textContent = t.finished ? t.result : turn.text;
   banner.classList.toggle("mine", turn.mine);
+  const before = snapshot(board);
   board.replaceChildren();
   board.dataset.version = String(t.moves.length);
-  gameModule.render(board, { view, room, me: t.learner, el, seatName: (s) => seatName(room, s), replay: null,
-    act: (action) => step(action) });
+  const ctx = { view, room, me: t.learner, el, seatName: (s) => seatName(room, s), replay: null, act: (action) => step(action) };
+  gameModule.render(board, ctx);
+  showChanges(board, before);
   highlight(t.suggestion);
+  const words = document.getElementById("words");
+  showWords(board, words, document.getElementById("words-toggle"), gameModule, ctx);
+  if (t.suggestion) words.querySelector(`[data-action="${CSS.escape(t.suggestion)}"]`)?.classList.add("suggested");
   renderCoach(room);
   logList.replaceChildren(...t.events.map((e) => el("li", { class: e.lessons.length ? "taught" : "" },
     namePlayers(e.text, room), " ", ruleLinks(e.rules))));
@@ -197,6 +204,10 @@ async function loadGameModule(name) {
 
 async function start() {
   document.getElementById("restart").addEventListener("click", restart);
+  document.getElementById("words-toggle").addEventListener("click", () => {
+    switchWords();
+    if (tutorial) render();
+  });
   mountRules(game);
   const teaching = await teachingOf(game);
   if (!teaching) {

@@ -4,6 +4,8 @@ import { api, clearError, clock, el, forgetSeat, savedSeat, saveSeat, seatLink, 
 import { resultText, turnState } from "/js/banner.js";
 import { mountRules, ruleLinks, showRefusal, teachingOf } from "/js/rules.js";
 import { plainWords } from "/js/table.js";
+import { showChanges, snapshot } from "/js/motion.js";
+import { showWords as drawWords, switchWords } from "/js/words.js";
 
 const params = new URLSearchParams(location.search);
 const code = params.get("code") ?? "";
@@ -13,6 +15,7 @@ const board = document.getElementById("board");
 const turnBanner = document.getElementById("turn");
 const logList = document.getElementById("log");
 const chatList = document.getElementById("chat-lines");
+const wordsBox = document.getElementById("words");
 
 let room = null;
 let view = null;
@@ -220,43 +223,67 @@ function render() {
   renderTurn();
   renderSeats();
   const focused = focusKey(document.activeElement);
+  const before = snapshot(board);
   board.replaceChildren();
   board.dataset.version = view.version;  // lets a test (or a person with dev tools) see each update
   gameModule.render(board, context());
+  showChanges(board, before);
   renderActions();
+  showWords();
   restoreFocus(focused);
   raceInView();
+}
+
+// The table in words: the board and the hands listed as sentences, with every move as a button, in place of
+// the pictures (as lichess's blind mode); the choice is kept in this browser.
+function showWords() {
+  drawWords(board, wordsBox, document.getElementById("words-toggle"), gameModule, context(), { moves: !replaying });
+}
+
+function toggleWords() {
+  switchWords();
+  showWords();
 }
 
 // A race (a swat, a grab) is lost by scrolling: the moment one opens, its control comes into view, and the
 // docked hand steps aside so that nothing covers it.
 function raceInView() {
   const racing = view.decision_kind === "race" && view.legal_actions.length > 0 && seat !== null && view.to_act.includes(seat);
+  const opened = racing && !board.classList.contains("racing");
   board.classList.toggle("racing", racing);
   if (!racing) return;
-  const control = board.querySelector(".lg-swat, .lg-grab") ?? board.querySelector("[data-action]:enabled");
+  const table = wordsBox.hidden ? board : wordsBox;
+  const control = table.querySelector(".lg-swat, .lg-grab") ?? table.querySelector("[data-action]:enabled");
   if (!control) return;
+  // a keyboard player's focus jumps to it (unless they are typing elsewhere): Enter is all it takes
+  const focus = document.activeElement;
+  if (opened && (!focus || focus === document.body || table.contains(focus)
+    || document.getElementById("actions").contains(focus))) control.focus();
   const box = control.getBoundingClientRect();
   if (box.top < 0 || box.bottom > window.innerHeight) control.scrollIntoView({ block: "center", behavior: "instant" });
 }
 
 // Each update redraws the table; a keyboard player's focus stays where it was (the same tile or move), or on
 // the table, never thrown back to the top of the page.
+const TABLE = "table";  // the focus was on the table, on nothing that is drawn again: its first move takes it
+
 function focusKey(element) {
-  if (!element || !(board.contains(element) || document.getElementById("actions").contains(element))) return null;
+  if (!element || !(board.contains(element) || wordsBox.contains(element)
+    || document.getElementById("actions").contains(element))) return null;
   if (element.dataset?.tile) return `[data-tile="${element.dataset.tile}"]`;
   if (element.dataset?.action) return `[data-action="${CSS.escape(element.dataset.action)}"]`;
-  return "#board";
+  return TABLE;
 }
 
 function restoreFocus(key) {
   if (key === null) return;
-  const again = document.querySelector(`#board ${key}, #actions ${key}`);
+  const table = wordsBox.hidden ? board : wordsBox;
+  const again = key === TABLE ? null : table.querySelector(key) ?? document.querySelector(`#actions ${key}`);
   if (again && !again.disabled) {
     again.focus();
     return;
   }
-  (board.querySelector("[data-tile][tabindex='0'], [data-action]:enabled, button:enabled") ?? board).focus();
+  (table.querySelector("[data-tile][tabindex='0'], [data-action]:enabled, button:enabled") ?? table).focus();
 }
 
 function receive(message) {
@@ -424,8 +451,11 @@ async function showDecision(index) {
     if (request !== requests) return;
     replayAtEnd = atEnd;
     view = { ...view, observation: shown.observation, legal_actions: [], to_act: [], window: null };
+    const before = snapshot(board);
     board.replaceChildren();
     gameModule.render(board, context());
+    showChanges(board, before);
+    showWords();
     logList.replaceChildren(...shown.events.map(logLine));
     logList.scrollTop = logList.scrollHeight;
     document.getElementById("step").textContent = `decision ${clamped} of ${last}`;
@@ -491,6 +521,7 @@ async function start() {
     document.getElementById("notify").textContent = answer === "granted" ? "Notifications on" : "Notifications blocked";
   });
   document.getElementById("leave").addEventListener("click", leave);
+  document.getElementById("words-toggle").addEventListener("click", toggleWords);
   document.getElementById("rematch").addEventListener("click", rematch);
   document.getElementById("chat").addEventListener("submit", (event) => {
     event.preventDefault();
