@@ -281,6 +281,16 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
         room.presence.returned_by_rest(seat)
         return room.view(seat)
 
+    @app.post("/api/rooms/{code}/take-back", responses=errors)
+    async def take_back(code: str, request: protocol.TakeBackRequest, authorization: Token = None) -> protocol.View:
+        """Take back the token's seat's last move, where the view's `take_back` allows it; a refusal says why."""
+        token = bearer(authorization)
+        room = await hub().room(code, token)
+        await room.take_back(token, request.version)
+        seat = room.seat_of(token)
+        room.presence.returned_by_rest(seat)
+        return room.view(seat)
+
     @app.get("/api/rooms/{code}/replay", responses=errors)
     async def replay(code: str, step: int, authorization: Token = None) -> protocol.ReplayView:
         """The game after `step` moves (chance outcomes count as moves), as the viewer may see it."""
@@ -383,7 +393,7 @@ async def receive_hello(websocket: WebSocket, guard: MessageGuard) -> protocol.H
     return message
 
 
-def parse(raw: str) -> protocol.Hello | protocol.Move | protocol.Chat | protocol.Ping:
+def parse(raw: str) -> protocol.Hello | protocol.Move | protocol.TakeBack | protocol.Chat | protocol.Ping:
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, RecursionError):  # RecursionError: nested deeper than Python parses
@@ -407,6 +417,9 @@ async def handle(room: Room, token: str | None, raw: str, connection: Connection
             version = await room.move(token, message.action, message.version, sent,
                                       round_trip.seconds if round_trip is not None else None)
             return protocol.Accepted(ref=ref, version=version).model_dump()
+        if isinstance(message, protocol.TakeBack):
+            ref = message.ref
+            return protocol.Accepted(ref=ref, version=await room.take_back(token, message.version)).model_dump()
         if isinstance(message, protocol.Chat):
             await room.chat(token, message.text)
             return None

@@ -194,6 +194,13 @@ class Store:
                 if room_values:
                     connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
 
+    def take_back(self, code: str, number: int, room_values: dict[str, Any]) -> None:
+        """A take-back: the room's moves from `number` on deleted, with its new values, in one transaction. The
+        record stays the game as it now stands, so a restart replays it from the seed as it does any game."""
+        with self.engine.begin() as connection:
+            connection.execute(moves.delete().where(moves.c.room_code == code, moves.c.number >= number))
+            connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
+
     def update_room(self, code: str, **values: Any) -> None:
         with self.engine.begin() as connection:
             connection.execute(rooms.update().where(rooms.c.code == code).values(**values))

@@ -384,6 +384,25 @@ class Room:
             await self.commit_state(candidate, made)
             return self.version
 
+    async def take_back(self, token: str | None, version: int) -> int:
+        """The seat's last move taken back, where fair play allows it (server/takeback.py): the record cut back
+        first, then the room's game, then every page is sent its view afresh (its log too: the move's lines
+        are gone) and told who took back what, in the move's public words alone."""
+        async with self.lock:
+            seat = self.mover(token)
+            verdict = self.authority.check_take_back(seat, version)
+            number = self.version - 1
+            await self.store(self.hub.store.take_back, self.code, number,
+                             {"window_opened_at": None, "window_closes_at": None})
+            self.authority.taken_back()
+            event("take-back", room=self.code, seat=seat, version=number)
+            for connection in self.connections:
+                connection.events_seen = 0
+            self.changed()
+            what = " ".join(e.text for e in verdict.taken_back)
+            self.notify(f"{self.seat_label(seat)} takes back their last move{f' ({what})' if what else ''}.")
+            return self.version
+
     # -- races judged by reaction (server/races.py) --------------------------------------------------
     def racing(self) -> bool:
         """Whether a race is open whose answers are judged by reaction. Its first answer other than a pass opens
