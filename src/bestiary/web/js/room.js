@@ -52,6 +52,24 @@ function act(action) {
   socket.send(JSON.stringify({ type: "move", action, version: view.version, ref: `m${++moveCounter}` }));
 }
 
+// Taking back your last move, where the server says fair play allows it (its view's `take_back`); the U key
+// does it too, and says why not when it may not.
+function takeBack() {
+  clearError(errorBox);
+  const offer = view?.take_back;
+  if (!offer || replaying) return;
+  if (!offer.allowed) {
+    fail(`You cannot take that back: ${offer.why}.`);
+    return;
+  }
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    fail("Not connected to the server; reconnecting. Try again in a moment.");
+    notConnectedShown = true;
+    return;
+  }
+  socket.send(JSON.stringify({ type: "take_back", version: view.version, ref: `t${++moveCounter}` }));
+}
+
 function context() {
   return { view, room, me: seat, act, seatName: (s) => seatName(room, s), el,
     replay: replaying ? { atEnd: replayAtEnd } : null };
@@ -70,6 +88,7 @@ function renderTurn() {
   } else {
     deadline = null;
   }
+  document.getElementById("take-back").hidden = !view.take_back?.allowed;
   document.getElementById("reclaim").hidden = !(seat !== null && room.seats[seat]?.reclaimable && room.status === "playing");
   alertTurn(turn);
 }
@@ -199,6 +218,10 @@ function logLine(event) {
 }
 
 function appendEvents(events, from) {
+  if (from === 0 && eventsSeen > 0) {  // the log was cut back (a move taken back): it comes whole
+    logList.replaceChildren();
+    eventsSeen = 0;
+  }
   // a reconnect may resend events already shown; show each once
   const fresh = events.slice(Math.max(0, eventsSeen - from));
   for (const event of fresh) logList.append(logLine(event));
@@ -491,6 +514,14 @@ async function start() {
     document.getElementById("notify").textContent = answer === "granted" ? "Notifications on" : "Notifications blocked";
   });
   document.getElementById("leave").addEventListener("click", leave);
+  document.getElementById("take-back").addEventListener("click", takeBack);
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target instanceof HTMLElement && (event.target.isContentEditable
+      || ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName));
+    if (event.key.toLowerCase() !== "u" || typing || event.ctrlKey || event.metaKey || event.altKey || replaying) return;
+    event.preventDefault();
+    takeBack();
+  });
   document.getElementById("rematch").addEventListener("click", rematch);
   document.getElementById("chat").addEventListener("submit", (event) => {
     event.preventDefault();
