@@ -81,6 +81,20 @@ class RoomInfo(BaseModel):
     watching: int = Field(default=0, description="how many pages watch the table without a seat")
 
 
+class TurnNotices(Strict):
+    """Where a seat is told that it is their turn while no page of theirs is open (null: not told that way)."""
+    email: str | None = Field(default=None, max_length=254, pattern=PRINTABLE)
+    webhook: str | None = Field(default=None, max_length=500, pattern=PRINTABLE, description=(
+        "an http(s) URL that is sent a POST with JSON {text, content, room, game, seat, link, unsubscribe}"))
+
+
+class TurnNoticeSettings(BaseModel):
+    """A seat's own turn notices, shown only to that seat's token."""
+    email: str | None
+    webhook: str | None
+    email_available: bool = Field(description="whether this server sends e-mail (bestiary serve --smtp)")
+
+
 class SeatToken(BaseModel):
     room: str
     seat: int

@@ -32,13 +32,14 @@ from bestiary.agents.match import AgentSeat
 from bestiary.core.api import Game, State
 from bestiary.core.referee import Referee
 from bestiary.server import broadcast, protocol, races, seats
-from bestiary.server.authority import PASS, Authority, Change, Made, OpenWindow
+from bestiary.server.authority import PASS, TAKE_BACK_DEPTH, Authority, Change, Made, OpenWindow
 from bestiary.server.broadcast import Connection, SeenLog
 from bestiary.server.clock import wall_time
 from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc
 from bestiary.server.errors import UNAVAILABLE, ServerError
 from bestiary.server.logs import event
+from bestiary.server.notices import KINDS, Kind, Notifier, Subscription, TurnNotice, check_address, turn_start
 from bestiary.server.presence import Presence
 from bestiary.server.seats import Seat
 from bestiary.server.settings import Settings
@@ -57,6 +58,7 @@ class House(Protocol):
     commits: GroupCommit
     thinkers: Thinkers | None
     rooms: dict[str, Room]
+    notifier: Notifier
 
     async def let_go(self, code: str) -> None:
         """The room's lease given up, once it has left memory (server/cluster.py)."""
@@ -104,6 +106,7 @@ class Room:
         self.chat_lines: list[protocol.ChatLine] | None = None  # the kept chat, read from the database once
         self.chat_times: dict[int, list[float]] = {}  # each seat's recent chat lines, for the rate limit
         self.chat_count = 0  # the number of the next chat line (read with the kept lines)
+        self.subscriptions: dict[tuple[int, Kind], Subscription] = {}  # turn notices, by seat and kind
 
     def computer(self, seat: Seat) -> AgentSeat | None:
         """The referee's seat for a computer's seat (None: a person's)."""
@@ -518,6 +521,62 @@ class Room:
             self.later(self.settings.finished_room_seconds, self.evict_when_idle)
         self.presence.check()
         self.broadcast()
+        self.tell_absent_players()
+
+    # -- turn notices (server/notices.py) -------------------------------------------------------------
+    def tell_absent_players(self) -> None:
+        """Each person to act on an ordinary turn with no page open and a turn notice set is told, once a turn
+        (a move taken back and made again is the same turn)."""
+        if not self.subscriptions or self.status != "playing" or self.state.decision_kind() != "turn":
+            return
+        for player in self.state.players_to_act():
+            if self.seats[player].kind != "human" or any(c.seat == player for c in self.connections):
+                continue
+            recent = self.state.history_since(max(0, self.version - TAKE_BACK_DEPTH))
+            turn = self.version - len(recent) + turn_start([p for p, _ in recent], player)
+            for kind in KINDS:
+                subscription = self.subscriptions.get((player, kind))
+                if subscription is not None and subscription.notified_turn != turn:
+                    subscription.notified_turn = turn
+                    self.hub.notifier.send(TurnNotice(self.code, self.game.info.title, player, turn, subscription))
+
+    def turn_notices(self, token: str | None) -> protocol.TurnNoticeSettings:
+        """The token's seat's own turn notices."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise ServerError("spectator", "send your seat token: turn notices belong to a seat", 403)
+        mine = {kind: self.subscriptions.get((seat, kind)) for kind in KINDS}
+        return protocol.TurnNoticeSettings(
+            email=None if mine["email"] is None else mine["email"].address,
+            webhook=None if mine["webhook"] is None else mine["webhook"].address,
+            email_available=self.settings.smtp is not None)
+
+    async def set_turn_notices(self, token: str | None, wanted: protocol.TurnNotices,
+                               link_base: str) -> protocol.TurnNoticeSettings:
+        """The token's seat's turn notices set as asked (null removes one); an address that changes gets a new
+        unsubscribe link."""
+        async with self.lock:
+            seat = self.seat_of(token)
+            if seat is None:
+                raise ServerError("spectator", "send your seat token: turn notices belong to a seat", 403)
+            asked: dict[Kind, str | None] = {"email": wanted.email or None, "webhook": wanted.webhook or None}
+            checked = {kind: None if address is None else check_address(kind, address, self.settings)
+                       for kind, address in asked.items()}
+            for kind, address in checked.items():
+                old = self.subscriptions.get((seat, kind))
+                if address is None:
+                    if old is not None:
+                        await self.store(self.hub.store.set_turn_notice, self.code, seat, kind, None)
+                        del self.subscriptions[(seat, kind)]
+                    continue
+                if old is not None and old.address == address:
+                    continue
+                new = Subscription(kind, address, secrets.token_urlsafe(24), link_base)
+                await self.store(self.hub.store.set_turn_notice, self.code, seat, kind,
+                                 {"address": address, "token": new.token, "link_base": link_base})
+                self.subscriptions[(seat, kind)] = new
+                event("turn-notice-set", room=self.code, seat=seat, kind=kind)
+            return self.turn_notices(token)
 
     def later(self, delay: float, job: Callable[..., Awaitable[None]], *args: Any) -> None:
         async def run() -> None:
