@@ -22,6 +22,7 @@ import socket
 import urllib.request
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.policy import SMTP
 from typing import Any, Literal
 from urllib.parse import quote, urlsplit
 
@@ -37,6 +38,8 @@ EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]+\.[^@\s]+")
 SEND_SECONDS = 10.0  # a mail server or hook that does not answer within this fails the attempt
 QUEUED = 1000  # notices waiting to be sent; past it a notice is dropped (and logged), never a move held up
 SENDING = 4  # notices sent at once
+# a long header (the unsubscribe link) stays one line, as mail programs read it, within SMTP's 998 characters
+ONE_LINE_HEADERS = SMTP.clone(max_line_length=998)
 
 
 @dataclass
@@ -140,7 +143,7 @@ class Notifier:
     def mail(self, notice: TurnNotice) -> None:
         assert self.settings.smtp is not None
         host, _, port = self.settings.smtp.rpartition(":")
-        message = EmailMessage()
+        message = EmailMessage(policy=ONE_LINE_HEADERS)
         message["From"] = self.settings.mail_from
         message["To"] = notice.subscription.address
         message["Subject"] = f"Your turn: {notice.title}"
