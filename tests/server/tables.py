@@ -36,7 +36,8 @@ WINDOW_SECONDS = 600.0
 ERROR_CODES = {"illegal", "bad-room", "bad-seats", "bad-token", "spectator", "no-room", "no-seat", "no-step", "stale",
                "not-your-turn", "not-started", "finished", "seat-taken", "bad-request", "bad-message", "too-large",
                "rate-limited", "not-found", "bad-method", "cannot-load", "too-many-rooms", "busy", "not-finished",
-               "not-away", "computer-seat", "elsewhere", "no-take-back"}
+               "not-away", "computer-seat", "elsewhere", "no-take-back", "bad-notice",
+               "no-email"}
 
 
 @dataclass

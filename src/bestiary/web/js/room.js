@@ -170,7 +170,40 @@ function renderSeats() {
   document.getElementById("chat-seated-only").hidden = seat !== null || replaying;
   showWatching(room.watching ?? 0);
   document.getElementById("seat-link-box").hidden = token === null;
+  showTurnNotices();
   if (token !== null) document.getElementById("seat-link").value = seatLink(code, seat, token);
+}
+
+// Turn notices: the seat's own e-mail address or chat webhook, read once its settings are opened.
+let noticesOf = null;  // the token whose settings the form shows
+
+function showTurnNotices() {
+  const box = document.getElementById("turn-notices");
+  box.hidden = token === null || room.status === "finished" || replaying;
+  if (box.hidden || noticesOf === token) return;
+  noticesOf = token;
+  api(`/api/rooms/${encodeURIComponent(code)}/notices`, { token }).then(fillTurnNotices).catch(() => { noticesOf = null; });
+}
+
+function fillTurnNotices(settings) {
+  document.getElementById("notice-email").value = settings.email ?? "";
+  document.getElementById("notice-webhook").value = settings.webhook ?? "";
+  document.getElementById("notice-email-box").hidden = !settings.email_available;
+}
+
+async function saveTurnNotices(event) {
+  event.preventDefault();
+  const status = document.getElementById("notice-status");
+  status.textContent = "";
+  const value = (id) => document.getElementById(id).value.trim() || null;
+  try {
+    const saved = await api(`/api/rooms/${encodeURIComponent(code)}/notices`, { method: "PUT", token,
+      body: { email: document.getElementById("notice-email-box").hidden ? null : value("notice-email"), webhook: value("notice-webhook") } });
+    fillTurnNotices(saved);
+    status.textContent = saved.email || saved.webhook ? "Saved: you will be told." : "Saved: no notices.";
+  } catch (error) {
+    status.textContent = error.message;
+  }
 }
 
 async function handOver(number) {
@@ -515,6 +548,7 @@ async function start() {
   });
   document.getElementById("leave").addEventListener("click", leave);
   document.getElementById("take-back").addEventListener("click", takeBack);
+  document.getElementById("turn-notices-form").addEventListener("submit", saveTurnNotices);
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLElement && (event.target.isContentEditable
       || ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName));
