@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from bestiary.core.registry import register_game
 from bestiary.server.settings import Settings
 from bestiary.server.takeback import judge
+from tests.server.clocks import ManualClock, advance_until
 from tests.server.conftest import Server, auth, create_room, join, view
 from tests.server.errand import CARDS, Errand, ErrandState
 from tests.server.test_persistence import stored_moves
@@ -196,3 +197,20 @@ def test_the_judge_needs_the_position_just_before_the_last_move() -> None:
     state.apply_action("step", player=0)
     assert judge(state.clone(), state, 0, 1).why == "that move cannot be taken back"
     assert judge(earlier, state, 0, 1).allowed
+
+
+def test_taking_back_never_winds_the_turn_clock_back_up(server: Server, sqlite_url: str,
+                                                        clock: ManualClock) -> None:
+    with server(sqlite_url, Settings(bot_delay=3600, reaction_scale=0.0, clock=clock)) as client:
+        code = create_room(client, "errand", turn_seconds=60)["code"]
+        ada, _ = join(client, code, 0, "Ada"), join(client, code, 1, "Bo")
+        play(client, code, ada, "step")
+        clock.advance(40)
+        assert play(client, code, ada, "step")["turn_closes_in"] == 60  # a move starts the clock afresh
+        clock.advance(10)
+        assert take_back(client, code, ada).json()["turn_closes_in"] == 50  # a take-back does not
+        clock.advance(40)
+        assert play(client, code, ada, "step")["turn_closes_in"] == 10  # nor a move after it, this turn
+        version = view(client, code)["version"]
+        advance_until(clock, lambda: view(client, code)["version"] != version, step=5)
+        assert clock.time() == 100  # the computer moved for Ada when the clock ran out, not before or after

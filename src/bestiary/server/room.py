@@ -107,6 +107,9 @@ class Room:
         self.chat_times: dict[int, list[float]] = {}  # each seat's recent chat lines, for the rate limit
         self.chat_count = 0  # the number of the next chat line (read with the kept lines)
         self.subscriptions: dict[tuple[int, Kind], Subscription] = {}  # turn notices, by seat and kind
+        # (seat, the version its turn began at) of a turn in which a move was taken back: its turn clock runs
+        # on from then, never afresh, so taking back and playing again cannot hold the table for ever
+        self.clock_kept_for: tuple[int, int] | None = None
 
     def computer(self, seat: Seat) -> AgentSeat | None:
         """The referee's seat for a computer's seat (None: a person's)."""
@@ -398,6 +401,7 @@ class Room:
             await self.store(self.hub.store.take_back, self.code, number,
                              {"window_opened_at": None, "window_closes_at": None})
             self.authority.taken_back()
+            self.clock_kept_for = (seat, self.turn_began(seat))
             event("take-back", room=self.code, seat=seat, version=number)
             for connection in self.connections:
                 connection.events_seen = 0
@@ -496,6 +500,7 @@ class Room:
             if timer is not current:
                 timer.cancel()
         self.timers = []
+        running, self.turn_deadline = self.turn_deadline, None  # the turn clock as it ran until now
         # the computer seats' times first: a move due now (no pace) counts as due now, for `settled`
         arrivals = self.referee.arrivals(self.state) if self.status == "playing" else []
         now = self.clock.time()
@@ -504,7 +509,6 @@ class Room:
             self.later(self.window.deadline - now, self.close_window)
         if self.status == "waiting" and self.full():  # every seat is taken but the database refused the start
             self.later(RETRY_SECONDS, self.start)
-        self.turn_deadline = None
         if self.status == "playing":
             for arrival in arrivals:
                 self.later(arrival.at - now, self.bot_move, arrival.player)
@@ -515,8 +519,9 @@ class Room:
                     delay = pacing.pass_delay(self.state, player, self.rng) * self.settings.reaction_scale
                     self.later(delay, self.turn_ran_out, player, self.version)
                 elif kind == "turn" and self.turn_seconds is not None:
-                    self.turn_deadline = now + self.turn_seconds
-                    self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
+                    kept = running is not None and self.clock_kept_for == (player, self.turn_began(player))
+                    self.turn_deadline = running if kept and running is not None else now + self.turn_seconds
+                    self.later(self.turn_deadline - now, self.turn_ran_out, player, self.version)
         elif self.status == "finished":
             self.later(self.settings.finished_room_seconds, self.evict_when_idle)
         self.presence.check()
@@ -532,13 +537,17 @@ class Room:
         for player in self.state.players_to_act():
             if self.seats[player].kind != "human" or any(c.seat == player for c in self.connections):
                 continue
-            recent = self.state.history_since(max(0, self.version - TAKE_BACK_DEPTH))
-            turn = self.version - len(recent) + turn_start([p for p, _ in recent], player)
+            turn = self.turn_began(player)
             for kind in KINDS:
                 subscription = self.subscriptions.get((player, kind))
                 if subscription is not None and subscription.notified_turn != turn:
                     subscription.notified_turn = turn
                     self.hub.notifier.send(TurnNotice(self.code, self.game.info.title, player, turn, subscription))
+
+    def turn_began(self, player: int) -> int:
+        """The version the player's turn began at: before its own last moves in a row."""
+        recent = self.state.history_since(max(0, self.version - TAKE_BACK_DEPTH))
+        return self.version - len(recent) + turn_start([p for p, _ in recent], player)
 
     def turn_notices(self, token: str | None) -> protocol.TurnNoticeSettings:
         """The token's seat's own turn notices."""

@@ -57,14 +57,30 @@ def judge(before: State | None, after: State, seat: int, seed: int) -> Verdict:
     if before is None or before.history_length() != after.history_length() - 1:
         return refusal("that move cannot be taken back")
     action = after.history_since(before.history_length())[0][1]
-    new_events = after.all_events()[len(before.all_events()):]
-    if any(event.audience is not None for event in new_events):
-        return refusal("that move revealed hidden information")
     rng = random.Random(f"take back {seed} {after.history_length()}")
-    for player in range(after.game.num_players):
-        if shows_something(before, after, action, seat, player, rng):
+    if reveals(before, after, action, seat, rng):
+        return refusal("that move revealed hidden information")
+    # The same move in worlds the mover cannot tell from this one: were it to reveal something there, a
+    # refusal here alone would tell the mover which world this is. So it is refused in all of them.
+    for _ in range(WORLDS):
+        world = before.determinize(seat, rng)
+        moved = world.clone()
+        try:
+            moved.apply_action(str(action), player=seat)
+        except BestiaryError:
             return refusal("that move revealed hidden information")
+        if moved.is_chance_node() or reveals(world, moved, action, seat, rng):
+            return refusal("that move revealed hidden information")
+    new_events = after.all_events()[len(before.all_events()):]
     return Verdict(True, "", tuple(event for event in new_events if event.audience is None))
+
+
+def reveals(before: State, after: State, action: Action, seat: int, rng: random.Random) -> bool:
+    """Whether `seat`'s `action`, from `before` to `after`, showed anyone something hidden: a private event,
+    or a player who sees something else in a world they cannot tell from `before`."""
+    if any(event.audience is not None for event in after.all_events()[len(before.all_events()):]):
+        return True
+    return any(shows_something(before, after, action, seat, player, rng) for player in range(after.game.num_players))
 
 
 def shows_something(before: State, after: State, action: Action, seat: int, player: int,
