@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bestiary.core.registry import register_game
+from bestiary.server.db import Store, open_database
 from bestiary.server.settings import Settings
 from tests.server.clocks import ManualClock, advance_until
 from tests.server.conftest import Server, auth, create_room, join, view
@@ -158,7 +159,7 @@ def test_an_absent_player_is_mailed_once_a_turn_and_never_while_their_page_is_op
                                                                     "Your turn: Errand (server test game)")
     body = text_of(message)
     assert f"/room.html?code={code}" in body and "seat P2" in body
-    assert re.search(r"/api/notices/unsubscribe\?token=[\w-]{20,}", body)
+    assert re.search(rf"/api/rooms/{code}/notices/unsubscribe\?token=[\w-]{{20,}}", body)
     assert message["List-Unsubscribe"].strip("<>") in body
 
 
@@ -265,7 +266,7 @@ def test_the_unsubscribe_link_stops_the_notices_and_a_restart_sends_no_second_on
         view(client, code)
         drained(client)
         assert (len(box.messages), len(hook.posts)) == (1, 1)
-        link = re.search(r"https?://\S+/api/notices/unsubscribe\?token=\S+", text_of(box.messages[0]))
+        link = re.search(r"https?://\S+/notices/unsubscribe\?token=\S+", text_of(box.messages[0]))
         assert link is not None
         path = link.group(0).split("://", 1)[1].split("/", 1)[1]
         page = client.get("/" + path)
@@ -278,3 +279,18 @@ def test_the_unsubscribe_link_stops_the_notices_and_a_restart_sends_no_second_on
         play(client, code, ada, "end")  # Bo's turn again: the webhook alone is told
         drained(client)
         assert (len(box.messages), len(hook.posts)) == (1, 2)
+
+
+def test_a_notice_stopped_through_another_worker_is_not_sent(server: Server, sqlite_url: str, clock: ManualClock,
+                                                             mailbox: tuple[Mailbox, str]) -> None:
+    box, smtp = mailbox
+    with server(sqlite_url, settings_for(smtp, clock)) as client:
+        code, (ada, bo) = table(client)
+        subscribe(client, code, bo, email=BO_MAIL)
+        other_worker = Store(open_database(sqlite_url))  # its link followed where the room is not in memory
+        token = other_worker.turn_notices(code)[0]["token"]
+        assert other_worker.unsubscribe(code, token) == (1, "email")
+        other_worker.close()
+        play(client, code, ada, "end")
+        drained(client)
+    assert box.messages == []

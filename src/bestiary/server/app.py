@@ -312,19 +312,21 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
         link_base = limits.public_url or str(http.base_url)
         return await room.set_turn_notices(bearer(authorization), request, link_base)
 
-    @app.get("/api/notices/unsubscribe", include_in_schema=False)
-    async def unsubscribe_page(token: Annotated[str, Query(max_length=100)]) -> HTMLResponse:
+    @app.get("/api/rooms/{code}/notices/unsubscribe", include_in_schema=False)
+    async def unsubscribe_page(code: str, token: Annotated[str, Query(max_length=100)]) -> HTMLResponse:
         """The unsubscribe link's page: a button, so that a mail program that opens links stops nothing."""
         return HTMLResponse(UNSUBSCRIBE_PAGE.format(body=(
             '<form method="post"><p>Stop the turn notices for this table?</p>'
             f'<input type="hidden" name="token" value="{html.escape(token)}">'
             '<button type="submit">Stop them</button></form>')))
 
-    @app.post("/api/notices/unsubscribe", include_in_schema=False)
-    async def unsubscribe(http: Request) -> HTMLResponse:
+    @app.post("/api/rooms/{code}/notices/unsubscribe", include_in_schema=False)
+    async def unsubscribe(code: str, http: Request) -> HTMLResponse:
+        """The room's code is in the path so that, with several workers, the proxy brings it to the room's own
+        worker, whose memory forgets the notice at once (another worker's notice would find it gone and stop)."""
         form = dict(parse_qsl((await http.body()).decode(errors="replace")))
         token = form.get("token") or http.query_params.get("token") or ""
-        stopped = len(token) <= 100 and await hub().unsubscribe(token)
+        stopped = len(token) <= 100 and await hub().unsubscribe(code, token)
         return HTMLResponse(UNSUBSCRIBE_PAGE.format(body=(
             "<p>No more turn notices for this table.</p>" if stopped
             else "<p>These turn notices were already stopped.</p>")), status_code=200 if stopped else 404)

@@ -297,21 +297,23 @@ class Store:
             return [dict(r) for r in connection.execute(
                 turn_notices.select().where(turn_notices.c.room_code == code)).mappings()]
 
-    def unsubscribe(self, token: str) -> tuple[str, int, str] | None:
-        """The turn notice with this unsubscribe token removed: its room, seat and kind (None: no such one)."""
+    def unsubscribe(self, code: str, token: str) -> tuple[int, str] | None:
+        """The room's turn notice with this unsubscribe token removed: its seat and kind (None: no such one)."""
         with self.engine.begin() as connection:
-            row = connection.execute(select(turn_notices.c.room_code, turn_notices.c.seat, turn_notices.c.kind)
-                                     .where(turn_notices.c.token == token)).first()
+            mine = and_(turn_notices.c.room_code == code, turn_notices.c.token == token)
+            row = connection.execute(select(turn_notices.c.seat, turn_notices.c.kind).where(mine)).first()
             if row is None:
                 return None
-            connection.execute(turn_notices.delete().where(turn_notices.c.token == token))
-            return row.room_code, row.seat, row.kind
+            connection.execute(turn_notices.delete().where(mine))
+            return row.seat, row.kind
 
-    def notified(self, code: str, seat: int, kind: str, turn: int) -> None:
+    def notified(self, token: str, turn: int) -> bool:
+        """The turn a notice tells of, stored with it; False when that notice was stopped or replaced meanwhile
+        (with several workers, its link may have been followed on another)."""
         with self.engine.begin() as connection:
-            connection.execute(turn_notices.update().where(
-                turn_notices.c.room_code == code, turn_notices.c.seat == seat, turn_notices.c.kind == kind)
-                .values(notified_turn=turn))
+            done = connection.execute(turn_notices.update().where(turn_notices.c.token == token)
+                                      .values(notified_turn=turn))
+            return bool(done.rowcount)
 
     def chat_lines(self, code: str) -> list[dict[str, Any]]:
         """A room's kept chat lines, oldest first."""

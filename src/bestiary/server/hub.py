@@ -372,16 +372,16 @@ class Hub:
                     except ServerError as error:  # the database is away: the next sweep tries again
                         log.warning("room %s: not expired (%s)", room.code, error.message)
 
-    async def unsubscribe(self, token: str) -> bool:
+    async def unsubscribe(self, code: str, token: str) -> bool:
         """The turn notice whose unsubscribe link holds this token stopped; False when there is none."""
         try:
-            found = await self.store.run(self.store.unsubscribe, token)
+            found = await self.store.run(self.store.unsubscribe, code, token)
         except SQLAlchemyError:
             log.exception("the database refused an unsubscribe")
             raise ServerError("unavailable", "the database is not answering; try again in a moment", 503) from None
         if found is None:
             return False
-        code, seat, kind = found
+        seat, kind = found
         room = self.rooms.get(code)
         if room is not None:
             room.subscriptions.pop((seat, kind), None)  # type: ignore[arg-type]

@@ -65,7 +65,7 @@ class TurnNotice:
     def links(self) -> tuple[str, str]:
         base = self.subscription.link_base.rstrip("/")
         return (f"{base}/room.html?code={quote(self.room)}",
-                f"{base}/api/notices/unsubscribe?token={quote(self.subscription.token)}")
+                f"{base}/api/rooms/{quote(self.room)}/notices/unsubscribe?token={quote(self.subscription.token)}")
 
     def text(self) -> str:
         play, stop = self.links()
@@ -112,10 +112,14 @@ class Notifier:
     async def deliver(self, notice: TurnNotice) -> None:
         kind = notice.subscription.kind
         try:  # the turn told of is stored first: a restart tells it no second time
-            await self.store.run(self.store.notified, notice.room, notice.seat, kind, notice.turn)
+            still_wanted = await self.store.run(self.store.notified, notice.subscription.token, notice.turn)
         except Exception as error:
             event("turn-notice-failed", room=notice.room, seat=notice.seat, kind=kind, attempt=0,
                   reason=f"not stored: {type(error).__name__}", then="sending it anyway")
+        else:
+            if not still_wanted:
+                event("turn-notice-stopped", room=notice.room, seat=notice.seat, kind=kind)
+                return
         attempts = self.settings.notice_attempts
         for attempt in range(1, attempts + 1):
             try:
