@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bestiary.core.registry import register_game
+from bestiary.server.authority import TAKE_BACK_DEPTH
 from bestiary.server.settings import Settings
 from bestiary.server.takeback import judge
 from tests.server.clocks import ManualClock, advance_until
@@ -237,3 +238,12 @@ def test_in_each_game_a_take_back_returns_every_viewer_to_the_position_before(ru
     after = [view(running, code, token) for token in [*tokens, None]]
     assert [(v["version"], v["observation"], v["events"], v["legal_actions"]) for v in after] == \
         [(v["version"], v["observation"], v["events"], v["legal_actions"]) for v in before]
+
+
+def test_at_most_the_last_moves_of_a_long_turn_can_be_taken_back(running: TestClient) -> None:
+    code, (ada, _) = table(running)
+    play(running, code, ada, *["step"] * (TAKE_BACK_DEPTH + 1))
+    for _ in range(TAKE_BACK_DEPTH):
+        assert take_back(running, code, ada).status_code == 200
+    assert view(running, code, ada)["observation"]["position"] == 1
+    refused(running, code, ada, "that move cannot be taken back")

@@ -20,7 +20,7 @@ from bestiary.server.errors import ServerError
 from bestiary.server.takeback import Verdict, judge, refusal
 
 WINDOW_KINDS = ("response", "race", "simultaneous")
-TAKE_BACK_DEPTH = 64  # the most moves of one turn the room keeps the positions before, to take them back
+TAKE_BACK_DEPTH = 16  # the most moves of one turn the room keeps the positions before, to take them back
 PASS = "pass"  # the action a response window's player takes by not answering in time
 Made = list[tuple[int, int, str]]  # (version, player or CHANCE, action text): moves to store
 
@@ -71,12 +71,11 @@ class Authority:
     def replay_stored(self, moves: list[tuple[int, str]]) -> None:
         """The stored moves applied again, in order (a room loaded from its record), keeping the positions
         before the last moves that one seat made in a row, as the room kept them before its restart."""
-        run = trailing_run([player for player, _ in moves])
+        kept = min(trailing_run([player for player, _ in moves]), TAKE_BACK_DEPTH)
         for number, (player, action) in enumerate(moves):
-            if number >= len(moves) - run:
+            if number >= len(moves) - kept:
                 self.before_moves.append(self.state.clone())
             self.state.apply_action(action, player=None if player == CHANCE else player)
-        del self.before_moves[:-TAKE_BACK_DEPTH]
 
     # -- a seat's move ------------------------------------------------------------------------------
     def check_turn(self, seat: int, version: int) -> None:

@@ -32,7 +32,7 @@ from bestiary.agents.match import AgentSeat
 from bestiary.core.api import Game, State
 from bestiary.core.referee import Referee
 from bestiary.server import broadcast, protocol, races, seats
-from bestiary.server.authority import PASS, TAKE_BACK_DEPTH, Authority, Change, Made, OpenWindow
+from bestiary.server.authority import PASS, Authority, Change, Made, OpenWindow
 from bestiary.server.broadcast import Connection, SeenLog
 from bestiary.server.clock import wall_time
 from bestiary.server.commits import GroupCommit
@@ -47,6 +47,7 @@ from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
+TURN_LOOKBACK = 256  # moves looked back through for the start of a turn (a longer turn starts within them)
 T = TypeVar("T")
 
 
@@ -546,7 +547,7 @@ class Room:
 
     def turn_began(self, player: int) -> int:
         """The version the player's turn began at: before its own last moves in a row."""
-        recent = self.state.history_since(max(0, self.version - TAKE_BACK_DEPTH))
+        recent = self.state.history_since(max(0, self.version - TURN_LOOKBACK))
         return self.version - len(recent) + turn_start([p for p, _ in recent], player)
 
     def turn_notices(self, token: str | None) -> protocol.TurnNoticeSettings:
