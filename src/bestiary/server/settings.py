@@ -41,7 +41,7 @@ class Settings:
     mail_from: str = "bestiary@localhost"
     public_url: str | None = None
     private_webhooks: bool = False
-    notice_attempts: int = 3
+    notice_attempts: int = 3  # 0: none is ever sent
     notice_retry_seconds: float = 30.0  # doubled after each failed attempt
     clock: Clock = field(default_factory=WallClock)  # what the rooms' timers keep (server/clock.py)
     # each new room's seed: its deal, its chance and its bots' generators (core/referee.py); never a client's to
