@@ -58,11 +58,18 @@ def judge(before: State | None, after: State, seat: int, seed: int) -> Verdict:
     if before is None or before.history_length() != after.history_length() - 1:
         return refusal("that move cannot be taken back")
     action = after.history_since(before.history_length())[0][1]
+    logged_before = len(before.all_events())
+    new_events = after.all_events()[logged_before:]
+    if any(event.audience is not None for event in new_events):
+        return refusal("that move revealed hidden information")
+    if after.game.info.information == "perfect":  # nothing is hidden, so nothing can be revealed
+        return Verdict(True, "", tuple(new_events))
     rng = random.Random(f"take back {seed} {after.history_length()}")
-    if reveals(before, after, action, seat, rng):
+    if reveals(before, after, action, seat, rng, logged_before, WORLDS):
         return refusal("that move revealed hidden information")
     # The same move in worlds the mover cannot tell from this one: were it to reveal something there, a
-    # refusal here alone would tell the mover which world this is. So it is refused in all of them.
+    # refusal here alone would tell the mover which world this is. So it is refused in all of them (each
+    # looked at from one world of each player's: a cheaper look than the real game's).
     for _ in range(WORLDS):
         world = before.determinize(seat, rng)
         moved = world.clone()
@@ -70,36 +77,38 @@ def judge(before: State | None, after: State, seat: int, seed: int) -> Verdict:
             moved.apply_action(str(action), player=seat)
         except BestiaryError:
             return refusal("that move revealed hidden information")
-        if moved.is_chance_node() or reveals(world, moved, action, seat, rng):
+        if moved.is_chance_node() or reveals(world, moved, action, seat, rng, logged_before, 1):
             return refusal("that move revealed hidden information")
-    new_events = after.all_events()[len(before.all_events()):]
-    return Verdict(True, "", tuple(event for event in new_events if event.audience is None))
+    return Verdict(True, "", tuple(new_events))
 
 
-def reveals(before: State, after: State, action: Action, seat: int, rng: random.Random) -> bool:
-    """Whether `seat`'s `action`, from `before` to `after`, showed anyone something hidden: a private event,
-    or a player who sees something else in a world they cannot tell from `before`."""
-    if any(event.audience is not None for event in after.all_events()[len(before.all_events()):]):
+def reveals(before: State, after: State, action: Action, seat: int, rng: random.Random, logged_before: int,
+            worlds: int) -> bool:
+    """Whether `seat`'s `action`, from `before` (whose log holds `logged_before` events) to `after`, showed
+    anyone something hidden: a private event, or a player who sees something else in one of `worlds` worlds
+    they cannot tell from `before`."""
+    new_events = after.all_events()[logged_before:]
+    if any(event.audience is not None for event in new_events):
         return True
-    return any(shows_something(before, after, action, seat, player, rng) for player in range(after.game.num_players))
+    return any(shows_something(before, after, action, seat, player, rng, new_events, logged_before, worlds)
+               for player in range(after.game.num_players))
 
 
-def shows_something(before: State, after: State, action: Action, seat: int, player: int,
-                    rng: random.Random) -> bool:
+def shows_something(before: State, after: State, action: Action, seat: int, player: int, rng: random.Random,
+                    new_events: list[Event], logged_before: int, worlds: int) -> bool:
     """Whether `seat`'s `action` from `before` told `player` something they did not know: in some world
     `player` cannot tell from `before`, the same action is refused, or `player` sees another position or
-    other log lines after it than in the real game."""
+    other log lines after it than in the real game (`new_events`: the move's own)."""
     seen = after.observation(player)
-    logged = [event for event in after.all_events()[len(before.all_events()):] if event.visible_to(player)]
-    for _ in range(WORLDS):
+    logged = [event for event in new_events if event.visible_to(player)]
+    for _ in range(worlds):
         world = before.determinize(player, rng)
-        start = len(world.all_events())
         try:
             world.apply_action(str(action), player=seat)
         except BestiaryError:
             return True  # it can only be played in some of the worlds: playing it showed which
         if world.observation(player) != seen:
             return True
-        if [event for event in world.all_events()[start:] if event.visible_to(player)] != logged:
+        if [event for event in world.all_events()[logged_before:] if event.visible_to(player)] != logged:
             return True
     return False
