@@ -6,7 +6,8 @@ Decided from the game API alone, for any game: a chance outcome or another seat 
 can be taken back; a move that logged a private event revealed something; and a move revealed something
 to a player when, replayed in worlds that player cannot tell from the real one (`State.determinize`), it
 is refused or leaves that player seeing something else than in the real game (their observation or their
-share of the log). The move is also judged in worlds the mover cannot tell from the real one, and refused
+share of the log); in a game of perfect information (`GameInfo.information`) only private events are
+looked for, since nothing else is hidden. The move is also judged in worlds the mover cannot tell from the real one, and refused
 if it reveals something in any: a refusal must not itself tell the mover something hidden. The worlds are
 drawn from the room's seed and the version, so every worker and every restart answers alike.
 """
