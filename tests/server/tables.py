@@ -29,15 +29,17 @@ GAMES: dict[str, dict[str, Any]] = {
     "secret-duel": {},
 }
 # No timers: nothing but the clients' own messages may change a room during a test (bots in rooms the
-# fuzzers make wait an hour), and no limit on how fast a test may send.
+# fuzzers make wait an hour), and no limit on how fast a test may send. No turn notice is ever sent: a fuzzer
+# may give a seat any http URL as its webhook, and nothing may leave the machine.
 UNLIMITED = Settings(bot_delay=3600.0, reaction_scale=1e4, disconnect_grace=None, message_rate=1e9,
-                     message_burst=10**9, max_strikes=10**9)
+                     message_burst=10**9, max_strikes=10**9, notice_attempts=0)
 WINDOW_SECONDS = 600.0
 TABLE_TALK = ("chat_history", "watching")  # messages about the room, not the game, that come unasked
 ERROR_CODES = {"illegal", "bad-room", "bad-seats", "bad-token", "spectator", "no-room", "no-seat", "no-step", "stale",
                "not-your-turn", "not-started", "finished", "seat-taken", "bad-request", "bad-message", "too-large",
                "rate-limited", "not-found", "bad-method", "cannot-load", "too-many-rooms", "busy", "not-finished",
-               "not-away", "computer-seat", "elsewhere", "too-fast"}
+               "not-away", "computer-seat", "elsewhere", "too-fast", "no-take-back", "bad-notice",
+               "no-email"}
 
 
 @dataclass

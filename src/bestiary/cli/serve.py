@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -108,6 +109,17 @@ def serve(
     ] = 1.0,
     miss_burst: Annotated[int, typer.Option(
         help="lookups of rooms that do not exist one client address may make at once", min=1)] = 30,
+    smtp: Annotated[str | None, typer.Option(
+        help="HOST:PORT of the SMTP server turn notices are mailed through (none: players may not choose e-mail)")
+    ] = None,
+    mail_from: Annotated[str, typer.Option(help="the sender address of turn notices by e-mail")
+                         ] = "bestiary@localhost",
+    public_url: Annotated[str | None, typer.Option(
+        help="the address players reach this server at, e.g. https://games.example.org, for the links in turn "
+             "notices (none: the address the player's page used)")] = None,
+    private_webhooks: Annotated[bool, typer.Option(
+        help="let turn-notice webhooks post to loopback and private addresses (a chat server on your own "
+             "network); off, only public hosts are posted to (docs/reliability.md)")] = False,
 ) -> None:
     """Serve Bestiary online: open http://HOST:PORT in a browser to create a room and play."""
     try:
@@ -125,6 +137,9 @@ def serve(
     if (workers > 1 or cluster) and not (database_url or "").startswith("postgresql"):
         typer.echo("error: several workers share their rooms through PostgreSQL: give --database-url "
                    "postgresql+psycopg://...", err=True)
+        raise typer.Exit(2)
+    if smtp is not None and not re.fullmatch(r"[^\s:]+:\d{1,5}", smtp):
+        typer.echo("error: --smtp takes HOST:PORT, e.g. localhost:25", err=True)
         raise typer.Exit(2)
     if workers > 1:
         from bestiary.server.workers import run_workers
@@ -147,7 +162,8 @@ def serve(
                         waiting_rooms_per_address=waiting_rooms_per_address, max_waiting_rooms=max_waiting_rooms,
                         bot_rooms_per_address=bot_rooms_per_address, max_bot_rooms=max_bot_rooms,
                         race_commit_seconds=race_commit_seconds,
-                        waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster)
+                        waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster,
+                        smtp=smtp, mail_from=mail_from, public_url=public_url, private_webhooks=private_webhooks)
     if cluster and forwarded_allow_ips is None:
         # a worker's clients come through the proxy beside it (deploy/haproxy.cfg): their own addresses, from
         # its X-Forwarded-For, are what the per-address bounds count, not the proxy's one address

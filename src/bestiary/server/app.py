@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
+from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
@@ -37,7 +39,11 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 HELLO_SECONDS = 15.0
 HTTP_ERRORS = {400: "bad-request", 404: "not-found", 405: "bad-method", 413: "too-large"}
 CLOSE_POLICY, CLOSE_TOO_BIG = 1008, 1009  # RFC 6455 close codes
-DRAIN_SECONDS = 10.0  # how long a connection being closed may take to read the answers queued for it
+DRAIN_SECONDS = 10.0
+UNSUBSCRIBE_PAGE = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+                    'content="width=device-width, initial-scale=1"><title>Bestiary: turn notices</title>'
+                    '<link rel="stylesheet" href="/style.css"></head><body><main class="panel">{body}</main></body>'
+                    '</html>')  # how long a connection being closed may take to read the answers queued for it
 
 Token = Annotated[str | None, Header(alias="Authorization", description="Bearer <seat token>")]
 
@@ -281,6 +287,50 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
         room.presence.returned_by_rest(seat)
         return room.view(seat)
 
+    @app.post("/api/rooms/{code}/take-back", responses=errors)
+    async def take_back(code: str, request: protocol.TakeBackRequest, authorization: Token = None) -> protocol.View:
+        """Take back the token's seat's last move, where the view's `take_back` allows it; a refusal says why."""
+        token = bearer(authorization)
+        room = await hub().room(code, token)
+        await room.take_back(token, request.version)
+        seat = room.seat_of(token)
+        room.presence.returned_by_rest(seat)
+        return room.view(seat)
+
+    @app.get("/api/rooms/{code}/notices", responses=errors)
+    async def turn_notices(code: str, authorization: Token = None) -> protocol.TurnNoticeSettings:
+        """The token's seat's own turn notices (no one else is ever shown them)."""
+        room = await hub().room(code, bearer(authorization))
+        return room.turn_notices(bearer(authorization))
+
+    @app.put("/api/rooms/{code}/notices", responses=errors)
+    async def set_turn_notices(code: str, request: protocol.TurnNotices, http: Request,
+                               authorization: Token = None) -> protocol.TurnNoticeSettings:
+        """Be told by e-mail or a webhook when it is your turn and no page of yours is open (null: not that way).
+        Each notice ends with a link that stops them."""
+        room = await hub().room(code, bearer(authorization))
+        link_base = limits.public_url or str(http.base_url)
+        return await room.set_turn_notices(bearer(authorization), request, link_base)
+
+    @app.get("/api/rooms/{code}/notices/unsubscribe", include_in_schema=False)
+    async def unsubscribe_page(code: str, token: Annotated[str, Query(max_length=100)]) -> HTMLResponse:
+        """The unsubscribe link's page: a button, so that a mail program that opens links stops nothing."""
+        return HTMLResponse(UNSUBSCRIBE_PAGE.format(body=(
+            '<form method="post"><p>Stop the turn notices for this table?</p>'
+            f'<input type="hidden" name="token" value="{html.escape(token)}">'
+            '<button type="submit">Stop them</button></form>')))
+
+    @app.post("/api/rooms/{code}/notices/unsubscribe", include_in_schema=False)
+    async def unsubscribe(code: str, http: Request) -> HTMLResponse:
+        """The room's code is in the path so that, with several workers, the proxy brings it to the room's own
+        worker, whose memory forgets the notice at once (another worker's notice would find it gone and stop)."""
+        form = dict(parse_qsl((await http.body()).decode(errors="replace")))
+        token = form.get("token") or http.query_params.get("token") or ""
+        stopped = len(token) <= 100 and await hub().unsubscribe(code, token)
+        return HTMLResponse(UNSUBSCRIBE_PAGE.format(body=(
+            "<p>No more turn notices for this table.</p>" if stopped
+            else "<p>These turn notices were already stopped.</p>")), status_code=200 if stopped else 404)
+
     @app.get("/api/rooms/{code}/replay", responses=errors)
     async def replay(code: str, step: int, authorization: Token = None) -> protocol.ReplayView:
         """The game after `step` moves (chance outcomes count as moves), as the viewer may see it."""
@@ -383,7 +433,7 @@ async def receive_hello(websocket: WebSocket, guard: MessageGuard) -> protocol.H
     return message
 
 
-def parse(raw: str) -> protocol.Hello | protocol.Move | protocol.Chat | protocol.Ping:
+def parse(raw: str) -> protocol.Hello | protocol.Move | protocol.TakeBack | protocol.Chat | protocol.Ping:
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, RecursionError):  # RecursionError: nested deeper than Python parses
@@ -407,6 +457,9 @@ async def handle(room: Room, token: str | None, raw: str, connection: Connection
             version = await room.move(token, message.action, message.version, sent,
                                       round_trip.seconds if round_trip is not None else None)
             return protocol.Accepted(ref=ref, version=version).model_dump()
+        if isinstance(message, protocol.TakeBack):
+            ref = message.ref
+            return protocol.Accepted(ref=ref, version=await room.take_back(token, message.version)).model_dump()
         if isinstance(message, protocol.Chat):
             await room.chat(token, message.text)
             return None

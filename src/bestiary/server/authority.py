@@ -17,8 +17,10 @@ from bestiary.core.api import CHANCE, Action, Game, State
 from bestiary.core.errors import BestiaryError
 from bestiary.server import protocol
 from bestiary.server.errors import ServerError
+from bestiary.server.takeback import Verdict, judge, refusal
 
 WINDOW_KINDS = ("response", "race", "simultaneous")
+TAKE_BACK_DEPTH = 16  # the most moves of one turn the room keeps the positions before, to take them back
 PASS = "pass"  # the action a response window's player takes by not answering in time
 Made = list[tuple[int, int, str]]  # (version, player or CHANCE, action text): moves to store
 
@@ -54,6 +56,10 @@ class Authority:
         self.result = result
         self.window: OpenWindow | None = None
         self.chance = chance  # the referee's draw for a chance node (core/referee.py)
+        # the positions before each of the last moves, while they are one seat's moves with nothing else
+        # between them (no chance, no other seat): what a take-back returns to (server/takeback.py)
+        self.before_moves: list[State] = []
+        self.verdicts: tuple[State, dict[int, Verdict]] | None = None  # for the state they were judged on
 
     @property
     def version(self) -> int:
@@ -63,8 +69,12 @@ class Authority:
         return self.state.players_to_act() if self.status == "playing" else []
 
     def replay_stored(self, moves: list[tuple[int, str]]) -> None:
-        """The stored moves applied again, in order (a room loaded from its record)."""
-        for player, action in moves:
+        """The stored moves applied again, in order (a room loaded from its record), keeping the positions
+        before the last moves that one seat made in a row, as the room kept them before its restart."""
+        kept = min(trailing_run([player for player, _ in moves]), TAKE_BACK_DEPTH)
+        for number, (player, action) in enumerate(moves):
+            if number >= len(moves) - kept:
+                self.before_moves.append(self.state.clone())
             self.state.apply_action(action, player=None if player == CHANCE else player)
 
     # -- a seat's move ------------------------------------------------------------------------------
@@ -126,8 +136,43 @@ class Authority:
         window = change.window
         if window is not None and window is not self.window:
             window = replace(window, deadline=now + self.window_seconds)
+        mover = change.made[0][1] if len(change.made) == 1 and change.made[0][1] != CHANCE else None
+        if mover is None:
+            self.before_moves = []
+        else:  # the same seat moving on keeps the positions before its earlier moves; anyone else starts anew
+            last = self.state.history_since(self.version - 1) if self.version else []
+            kept = self.before_moves[-(TAKE_BACK_DEPTH - 1):] if last and last[0][0] == mover else []
+            self.before_moves = [*kept, self.state]
         self.state, self.window = change.state, window
         self.status, self.result = change.values["status"], change.values["result"]
+
+    # -- taking back a move (server/takeback.py) ------------------------------------------------------
+    def take_back_verdict(self, seat: int) -> Verdict:
+        """Whether `seat` may take back its last move now, and if not, why; judged once per position."""
+        if self.status != "playing":
+            return refusal("the game is not under way")
+        if self.verdicts is None or self.verdicts[0] is not self.state:
+            self.verdicts = (self.state, {})
+        verdicts = self.verdicts[1]
+        if seat not in verdicts:
+            before = self.before_moves[-1] if self.before_moves else None
+            verdicts[seat] = judge(before, self.state, seat, self.seed)
+        return verdicts[seat]
+
+    def check_take_back(self, seat: int, version: int) -> Verdict:
+        """The seat's take-back, chosen at `version`, checked: a refusal raises, naming why."""
+        if version != self.version:
+            raise ServerError("stale", f"the game has moved on (you asked at version {version}, it is now "
+                                       f"{self.version}): look again", 409)
+        verdict = self.take_back_verdict(seat)
+        if not verdict.allowed:
+            raise ServerError("no-take-back", f"you cannot take that back: {verdict.why}", 409)
+        return verdict
+
+    def taken_back(self) -> None:
+        """The stored take-back becomes the room's game: the position before the last move."""
+        self.state = self.before_moves.pop()
+        self.window = None  # a take-back is allowed only on an ordinary turn, where no window is open
 
     def window_after(self, state: State, status: str, now: float) -> OpenWindow | None:
         """The window `state` is in: the open one while its players answer one by one, else a new one."""
@@ -178,6 +223,16 @@ def still_racing(state: State, window: OpenWindow, players: frozenset[int]) -> b
     passed = {player for player, action in moves}
     return (all(player in window.players and str(action) == PASS for player, action in moves)
             and players == window.players - passed)
+
+
+def trailing_run(players: list[int]) -> int:
+    """How many of the last moves one seat made in a row (0 when the last is a chance outcome)."""
+    run = 0
+    for player in reversed(players):
+        if player == CHANCE or (run and player != players[-1]):
+            break
+        run += 1
+    return run
 
 
 def decision_steps(players: list[int]) -> list[int]:

@@ -72,14 +72,20 @@ def table_view(authority: Authority, seen: SeenLog, info: protocol.RoomInfo, sea
                                  opened_at_version=authority.window.opened_at_version,
                                  seconds=authority.window_seconds,
                                  closes_in=max(0.0, authority.window.deadline - now))
+    take_back = None
+    if seat is not None and person and playing:
+        verdict = authority.take_back_verdict(seat)
+        take_back = protocol.TakeBackView(allowed=verdict.allowed, why=verdict.why)
+    if events_from > len(events):  # the log was cut back by a take-back since this viewer saw it: send it whole
+        events_from = 0
     return protocol.View(
         room=info, seat=seat, version=authority.version,
         decision_kind=state.decision_kind() if playing else authority.status,
         to_act=to_act, legal_actions=legal, observation=state.observation(seat),
         events=[protocol.EventView(kind=e.kind, text=e.text, data=dict(e.data), rules=list(e.rules))
                 for e in events[events_from:]],
-        events_from=min(events_from, len(events)), window=window,
-        turn_closes_in=None if turn_deadline is None else max(0.0, turn_deadline - now))
+        events_from=events_from, window=window,
+        turn_closes_in=None if turn_deadline is None else max(0.0, turn_deadline - now), take_back=take_back)
 
 
 def send_view(connection: Connection, kind: Literal["welcome", "state"], view_of: ViewOf,

@@ -100,6 +100,18 @@ chat_lines = Table(
 )
 
 
+turn_notices = Table(
+    "turn_notices", metadata,
+    Column("room_code", String(32), ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), primary_key=True),  # email or webhook
+    Column("address", Text, nullable=False),  # shown to no one but the seat's own token
+    Column("token", String(64), nullable=False, unique=True),  # the unsubscribe link's: it can only stop notices
+    Column("link_base", Text, nullable=False),  # the server's address, as the seat's page reached it
+    Column("notified_turn", Integer, nullable=True),  # the version the turn last told of began at
+)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -194,6 +206,13 @@ class Store:
                 if room_values:
                     connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
 
+    def take_back(self, code: str, number: int, room_values: dict[str, Any]) -> None:
+        """A take-back: the room's moves from `number` on deleted, with its new values, in one transaction. The
+        record stays the game as it now stands, so a restart replays it from the seed as it does any game."""
+        with self.engine.begin() as connection:
+            connection.execute(moves.delete().where(moves.c.room_code == code, moves.c.number >= number))
+            connection.execute(rooms.update().where(rooms.c.code == code).values(**room_values))
+
     def update_room(self, code: str, **values: Any) -> None:
         with self.engine.begin() as connection:
             connection.execute(rooms.update().where(rooms.c.code == code).values(**values))
@@ -202,6 +221,7 @@ class Store:
         """A room with its seats and moves (a waiting room nobody came to)."""
         with self.engine.begin() as connection:
             connection.execute(chat_lines.delete().where(chat_lines.c.room_code == code))
+            connection.execute(turn_notices.delete().where(turn_notices.c.room_code == code))
             connection.execute(moves.delete().where(moves.c.room_code == code))
             connection.execute(seats.delete().where(seats.c.room_code == code))
             connection.execute(rooms.delete().where(rooms.c.code == code))
@@ -263,6 +283,37 @@ class Store:
                                                           text=text, at=now()))
             connection.execute(chat_lines.delete().where(chat_lines.c.room_code == code,
                                                          chat_lines.c.number <= number - keep))
+
+    def set_turn_notice(self, code: str, seat: int, kind: str, row: dict[str, Any] | None) -> None:
+        """A seat's turn notice of one kind set (its address, token, link base) or, with None, removed."""
+        with self.engine.begin() as connection:
+            connection.execute(turn_notices.delete().where(turn_notices.c.room_code == code,
+                                                           turn_notices.c.seat == seat, turn_notices.c.kind == kind))
+            if row is not None:
+                connection.execute(turn_notices.insert().values(room_code=code, seat=seat, kind=kind, **row))
+
+    def turn_notices(self, code: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as connection:
+            return [dict(r) for r in connection.execute(
+                turn_notices.select().where(turn_notices.c.room_code == code)).mappings()]
+
+    def unsubscribe(self, code: str, token: str) -> tuple[int, str] | None:
+        """The room's turn notice with this unsubscribe token removed: its seat and kind (None: no such one)."""
+        with self.engine.begin() as connection:
+            mine = and_(turn_notices.c.room_code == code, turn_notices.c.token == token)
+            row = connection.execute(select(turn_notices.c.seat, turn_notices.c.kind).where(mine)).first()
+            if row is None:
+                return None
+            connection.execute(turn_notices.delete().where(mine))
+            return row.seat, row.kind
+
+    def notified(self, token: str, turn: int) -> bool:
+        """The turn a notice tells of, stored with it; False when that notice was stopped or replaced meanwhile
+        (with several workers, its link may have been followed on another)."""
+        with self.engine.begin() as connection:
+            done = connection.execute(turn_notices.update().where(turn_notices.c.token == token)
+                                      .values(notified_turn=turn))
+            return bool(done.rowcount)
 
     def chat_lines(self, code: str) -> list[dict[str, Any]]:
         """A room's kept chat lines, oldest first."""

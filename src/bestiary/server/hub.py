@@ -26,6 +26,7 @@ from bestiary.server.db import Store, hash_token, now
 from bestiary.server.errors import ServerError
 from bestiary.server.limits import LOBBY_PAGE, ConfiguredGames, out_of_range
 from bestiary.server.logs import event
+from bestiary.server.notices import Notifier, Subscription
 from bestiary.server.room import Room
 from bestiary.server.seats import Seat, seat_from_row
 from bestiary.server.settings import Settings
@@ -54,6 +55,7 @@ class Hub:
         self.handed_over: dict[str, float] = {}  # room code: when this worker last handed it over
         self.admitted: dict[int, tuple[str | None, bool]] = {}  # rooms being made: (creator, bots only) (admit)
         self.tickets = itertools.count()
+        self.notifier = Notifier(self.settings, store)  # turn notices, sent off the game loop
 
     async def game(self, name: str, options: dict[str, Any]) -> Game:
         """The configured game, shared by every room that plays it with these options (server/limits.py)."""
@@ -228,6 +230,11 @@ class Hub:
         room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["turn_seconds"], row["status"],
                     row["result"], row["rematch"], bool(row["public"]), row["rematch_of"])
         room.restore(move_rows, row["window_opened_at"], row["window_closes_at"])
+        room.subscriptions = {(r["seat"], r["kind"]): Subscription(r["kind"], r["address"], r["token"], r["link_base"],
+                                                                    r["notified_turn"])
+                              for r in await self.store.run(self.store.turn_notices, code)}
+        if code in self.rooms:  # made or loaded meanwhile
+            return self.rooms[code]
         self.rooms[code] = room
         # Whoever asked for it (a restart, an adoption, or a request reaching a worker before its adoption round
         # does), the room plays on at once: its bots, windows, clocks and graces are armed, and a finished room
@@ -364,6 +371,22 @@ class Hub:
                         await room.expire()
                     except ServerError as error:  # the database is away: the next sweep tries again
                         log.warning("room %s: not expired (%s)", room.code, error.message)
+
+    async def unsubscribe(self, code: str, token: str) -> bool:
+        """The turn notice whose unsubscribe link holds this token stopped; False when there is none."""
+        try:
+            found = await self.store.run(self.store.unsubscribe, code, token)
+        except SQLAlchemyError:
+            log.exception("the database refused an unsubscribe")
+            raise ServerError("unavailable", "the database is not answering; try again in a moment", 503) from None
+        if found is None:
+            return False
+        seat, kind = found
+        room = self.rooms.get(code)
+        if room is not None:
+            room.subscriptions.pop((seat, kind), None)  # type: ignore[arg-type]
+        event("turn-notice-stopped", room=code, seat=seat, kind=kind)
+        return True
 
     async def rematch(self, code: str, token: str | None, address: str | None = None) -> Room:
         """The next game at the same table: the same people in the same seats, the first player rotated."""

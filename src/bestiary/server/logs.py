@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 log = logging.getLogger("bestiary.server")
-SECRET_FIELDS = frozenset({"token", "authorization", "hand", "cards"})
-LEVELS = {"join": logging.INFO, "limit": logging.WARNING, "error": logging.ERROR}
+SECRET_FIELDS = frozenset({"token", "authorization", "hand", "cards", "email", "webhook"})
+LEVELS = {"join": logging.INFO, "limit": logging.WARNING, "error": logging.ERROR,
+          "turn-notice-failed": logging.WARNING, "turn-notice-dropped": logging.WARNING}
 
 
 def field_text(value: Any) -> str:

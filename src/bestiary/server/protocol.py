@@ -79,6 +79,20 @@ class RoomInfo(BaseModel):
     watching: int = Field(default=0, description="how many pages watch the table without a seat")
 
 
+class TurnNotices(Strict):
+    """Where a seat is told that it is their turn while no page of theirs is open (null: not told that way)."""
+    email: str | None = Field(default=None, max_length=254, pattern=PRINTABLE)
+    webhook: str | None = Field(default=None, max_length=500, pattern=PRINTABLE, description=(
+        "an http(s) URL that is sent a POST with JSON {text, content, room, game, seat, link, unsubscribe}"))
+
+
+class TurnNoticeSettings(BaseModel):
+    """A seat's own turn notices, shown only to that seat's token."""
+    email: str | None
+    webhook: str | None
+    email_available: bool = Field(description="whether this server sends e-mail (bestiary serve --smtp)")
+
+
 class SeatToken(BaseModel):
     room: str
     seat: int
@@ -114,6 +128,14 @@ class View(BaseModel):
     events_from: int
     window: Window | None
     turn_closes_in: float | None = Field(description="seconds left on the turn clock of the player to act, if any")
+    take_back: TakeBackView | None = Field(default=None, description=(
+        "for a seat during the game: whether it may take back its last move (its own, this turn, nothing drawn, "
+        "rolled or revealed since), and if not why"))
+
+
+class TakeBackView(BaseModel):
+    allowed: bool = Field(description="whether this seat may take back its last move now")
+    why: str = Field(description="when it may not: why, in a few words")
 
 
 class ReplayView(BaseModel):
@@ -147,6 +169,17 @@ class Move(Strict):
     ref: str | None = Field(default=None, max_length=64, description="echoed in the answer")
 
 
+class TakeBack(Strict):
+    """Take back your last move (allowed as the view's `take_back` says)."""
+    type: Literal["take_back"]
+    version: int = Field(ge=0, strict=True, description="the state version the take-back was asked at")
+    ref: str | None = Field(default=None, max_length=64, description="echoed in the answer")
+
+
+class TakeBackRequest(Strict):
+    version: int = Field(ge=0, strict=True, description="the state version the take-back was asked at")
+
+
 class Chat(Strict):
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=MAX_CHAT)
@@ -156,7 +189,7 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Move | Chat | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Move | TakeBack | Chat | Ping, Field(discriminator="type")]
 client_message = TypeAdapter(ClientMessage)
 
 

@@ -39,6 +39,7 @@ from bestiary.server.commits import GroupCommit
 from bestiary.server.db import Store, as_utc
 from bestiary.server.errors import UNAVAILABLE, ServerError
 from bestiary.server.logs import event
+from bestiary.server.notices import KINDS, Kind, Notifier, Subscription, TurnNotice, check_address, turn_start
 from bestiary.server.presence import Presence
 from bestiary.server.seats import Seat
 from bestiary.server.settings import Settings
@@ -46,6 +47,7 @@ from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
+TURN_LOOKBACK = 256  # moves looked back through for the start of a turn (a longer turn starts within them)
 T = TypeVar("T")
 
 
@@ -57,6 +59,7 @@ class House(Protocol):
     commits: GroupCommit
     thinkers: Thinkers | None
     rooms: dict[str, Room]
+    notifier: Notifier
 
     async def let_go(self, code: str) -> None:
         """The room's lease given up, once it has left memory (server/cluster.py)."""
@@ -104,6 +107,10 @@ class Room:
         self.chat_lines: list[protocol.ChatLine] | None = None  # the kept chat, read from the database once
         self.chat_times: dict[int, list[float]] = {}  # each seat's recent chat lines, for the rate limit
         self.chat_count = 0  # the number of the next chat line (read with the kept lines)
+        self.subscriptions: dict[tuple[int, Kind], Subscription] = {}  # turn notices, by seat and kind
+        # (seat, the version its turn began at) of a turn in which a move was taken back: its turn clock runs
+        # on from then, never afresh, so taking back and playing again cannot hold the table for ever
+        self.clock_kept_for: tuple[int, int] | None = None
 
     def computer(self, seat: Seat) -> AgentSeat | None:
         """The referee's seat for a computer's seat (None: a person's)."""
@@ -383,6 +390,26 @@ class Room:
             await self.commit_state(candidate, made)
             return self.version
 
+    async def take_back(self, token: str | None, version: int) -> int:
+        """The seat's last move taken back, where fair play allows it (server/takeback.py): the record cut back
+        first, then the room's game, then every page is sent its view afresh (its log too: the move's lines
+        are gone) and told who took back what, in the move's public words alone."""
+        async with self.lock:
+            seat = self.mover(token)
+            verdict = self.authority.check_take_back(seat, version)
+            number = self.version - 1
+            await self.store(self.hub.store.take_back, self.code, number,
+                             {"window_opened_at": None, "window_closes_at": None})
+            self.authority.taken_back()
+            self.clock_kept_for = (seat, self.turn_began(seat))
+            event("take-back", room=self.code, seat=seat, version=number)
+            for connection in self.connections:
+                connection.events_seen = 0
+            self.changed()
+            what = " ".join(e.text for e in verdict.taken_back)
+            self.notify(f"{self.seat_label(seat)} takes back their last move{f' ({what})' if what else ''}.")
+            return self.version
+
     # -- races judged by reaction (server/races.py) --------------------------------------------------
     def racing(self) -> bool:
         """Whether a race is open whose answers are judged by reaction. Its first answer other than a pass opens
@@ -473,6 +500,7 @@ class Room:
             if timer is not current:
                 timer.cancel()
         self.timers = []
+        running, self.turn_deadline = self.turn_deadline, None  # the turn clock as it ran until now
         # the computer seats' times first: a move due now (no pace) counts as due now, for `settled`
         arrivals = self.referee.arrivals(self.state) if self.status == "playing" else []
         now = self.clock.time()
@@ -481,7 +509,6 @@ class Room:
             self.later(self.window.deadline - now, self.close_window)
         if self.status == "waiting" and self.full():  # every seat is taken but the database refused the start
             self.later(RETRY_SECONDS, self.start)
-        self.turn_deadline = None
         if self.status == "playing":
             for arrival in arrivals:
                 self.later(arrival.at - now, self.bot_move, arrival.player)
@@ -492,12 +519,73 @@ class Room:
                     delay = pacing.pass_delay(self.state, player, self.rng) * self.settings.reaction_scale
                     self.later(delay, self.turn_ran_out, player, self.version)
                 elif kind == "turn" and self.turn_seconds is not None:
-                    self.turn_deadline = now + self.turn_seconds
-                    self.later(self.turn_seconds, self.turn_ran_out, player, self.version)
+                    kept = running is not None and self.clock_kept_for == (player, self.turn_began(player))
+                    self.turn_deadline = running if kept and running is not None else now + self.turn_seconds
+                    self.later(self.turn_deadline - now, self.turn_ran_out, player, self.version)
         elif self.status == "finished":
             self.later(self.settings.finished_room_seconds, self.evict_when_idle)
         self.presence.check()
         self.broadcast()
+        self.tell_absent_players()
+
+    # -- turn notices (server/notices.py) -------------------------------------------------------------
+    def tell_absent_players(self) -> None:
+        """Each person to act on an ordinary turn with no page open and a turn notice set is told, once a turn
+        (a move taken back and made again is the same turn)."""
+        if not self.subscriptions or self.status != "playing" or self.state.decision_kind() != "turn":
+            return
+        for player in self.state.players_to_act():
+            if self.seats[player].kind != "human" or any(c.seat == player for c in self.connections):
+                continue
+            turn = self.turn_began(player)
+            for kind in KINDS:
+                subscription = self.subscriptions.get((player, kind))
+                if subscription is not None and subscription.notified_turn != turn:
+                    subscription.notified_turn = turn
+                    self.hub.notifier.send(TurnNotice(self.code, self.game.info.title, player, turn, subscription))
+
+    def turn_began(self, player: int) -> int:
+        """The version the player's turn began at: before its own last moves in a row."""
+        recent = self.state.history_since(max(0, self.version - TURN_LOOKBACK))
+        return self.version - len(recent) + turn_start([p for p, _ in recent], player)
+
+    def turn_notices(self, token: str | None) -> protocol.TurnNoticeSettings:
+        """The token's seat's own turn notices."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise ServerError("spectator", "send your seat token: turn notices belong to a seat", 403)
+        mine = {kind: self.subscriptions.get((seat, kind)) for kind in KINDS}
+        return protocol.TurnNoticeSettings(
+            email=None if mine["email"] is None else mine["email"].address,
+            webhook=None if mine["webhook"] is None else mine["webhook"].address,
+            email_available=self.settings.smtp is not None)
+
+    async def set_turn_notices(self, token: str | None, wanted: protocol.TurnNotices,
+                               link_base: str) -> protocol.TurnNoticeSettings:
+        """The token's seat's turn notices set as asked (null removes one); an address that changes gets a new
+        unsubscribe link."""
+        async with self.lock:
+            seat = self.seat_of(token)
+            if seat is None:
+                raise ServerError("spectator", "send your seat token: turn notices belong to a seat", 403)
+            asked: dict[Kind, str | None] = {"email": wanted.email or None, "webhook": wanted.webhook or None}
+            checked = {kind: None if address is None else check_address(kind, address, self.settings)
+                       for kind, address in asked.items()}
+            for kind, address in checked.items():
+                old = self.subscriptions.get((seat, kind))
+                if address is None:
+                    if old is not None:
+                        await self.store(self.hub.store.set_turn_notice, self.code, seat, kind, None)
+                        del self.subscriptions[(seat, kind)]
+                    continue
+                if old is not None and old.address == address:
+                    continue
+                new = Subscription(kind, address, secrets.token_urlsafe(24), link_base)
+                await self.store(self.hub.store.set_turn_notice, self.code, seat, kind,
+                                 {"address": address, "token": new.token, "link_base": link_base})
+                self.subscriptions[(seat, kind)] = new
+                event("turn-notice-set", room=self.code, seat=seat, kind=kind)
+            return self.turn_notices(token)
 
     def later(self, delay: float, job: Callable[..., Awaitable[None]], *args: Any) -> None:
         async def run() -> None:

@@ -37,6 +37,15 @@ class Settings:
     bot_processes: int = 1  # processes search bots think in; at most this many searches at once (0: threads)
     cluster: bool = False  # one of several workers on one PostgreSQL database (server/cluster.py)
     race_commit_seconds: float = 0.15  # a race's answers within this of its first are judged by reaction (races.py)
+    # turn notices (server/notices.py): the SMTP server "host:port" e-mail goes through (None: no e-mail), the
+    # sender's address, the server's address links start with (None: as the seat's page reached it), whether
+    # webhooks may post to loopback and private addresses, and how often and how far apart a notice is tried
+    smtp: str | None = None
+    mail_from: str = "bestiary@localhost"
+    public_url: str | None = None
+    private_webhooks: bool = False
+    notice_attempts: int = 3  # 0: none is ever sent
+    notice_retry_seconds: float = 30.0  # doubled after each failed attempt
     clock: Clock = field(default_factory=WallClock)  # what the rooms' timers keep (server/clock.py)
     # each new room's seed: its deal, its chance and its bots' generators (core/referee.py); never a client's to
     # know or guess (tests give their own, to compare a room's game with the same game at another table)

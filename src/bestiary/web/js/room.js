@@ -55,6 +55,24 @@ function act(action) {
   socket.send(JSON.stringify({ type: "move", action, version: view.version, ref: `m${++moveCounter}` }));
 }
 
+// Taking back your last move, where the server says fair play allows it (its view's `take_back`); the U key
+// does it too, and says why not when it may not.
+function takeBack() {
+  clearError(errorBox);
+  const offer = view?.take_back;
+  if (!offer || replaying) return;
+  if (!offer.allowed) {
+    fail(`You cannot take that back: ${offer.why}.`);
+    return;
+  }
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    fail("Not connected to the server; reconnecting. Try again in a moment.");
+    notConnectedShown = true;
+    return;
+  }
+  socket.send(JSON.stringify({ type: "take_back", version: view.version, ref: `t${++moveCounter}` }));
+}
+
 function context() {
   return { view, room, me: seat, act, seatName: (s) => seatName(room, s), el,
     replay: replaying ? { atEnd: replayAtEnd } : null };
@@ -73,6 +91,7 @@ function renderTurn() {
   } else {
     deadline = null;
   }
+  document.getElementById("take-back").hidden = !view.take_back?.allowed;
   document.getElementById("reclaim").hidden = !(seat !== null && room.seats[seat]?.reclaimable && room.status === "playing");
   alertTurn(turn);
 }
@@ -154,7 +173,40 @@ function renderSeats() {
   document.getElementById("chat-seated-only").hidden = seat !== null || replaying;
   showWatching(room.watching ?? 0);
   document.getElementById("seat-link-box").hidden = token === null;
+  showTurnNotices();
   if (token !== null) document.getElementById("seat-link").value = seatLink(code, seat, token);
+}
+
+// Turn notices: the seat's own e-mail address or chat webhook, read once its settings are opened.
+let noticesOf = null;  // the token whose settings the form shows
+
+function showTurnNotices() {
+  const box = document.getElementById("turn-notices");
+  box.hidden = token === null || room.status === "finished" || replaying;
+  if (box.hidden || noticesOf === token) return;
+  noticesOf = token;
+  api(`/api/rooms/${encodeURIComponent(code)}/notices`, { token }).then(fillTurnNotices).catch(() => { noticesOf = null; });
+}
+
+function fillTurnNotices(settings) {
+  document.getElementById("notice-email").value = settings.email ?? "";
+  document.getElementById("notice-webhook").value = settings.webhook ?? "";
+  document.getElementById("notice-email-box").hidden = !settings.email_available;
+}
+
+async function saveTurnNotices(event) {
+  event.preventDefault();
+  const status = document.getElementById("notice-status");
+  status.textContent = "";
+  const value = (id) => document.getElementById(id).value.trim() || null;
+  try {
+    const saved = await api(`/api/rooms/${encodeURIComponent(code)}/notices`, { method: "PUT", token,
+      body: { email: document.getElementById("notice-email-box").hidden ? null : value("notice-email"), webhook: value("notice-webhook") } });
+    fillTurnNotices(saved);
+    status.textContent = saved.email || saved.webhook ? "Saved: you will be told." : "Saved: no notices.";
+  } catch (error) {
+    status.textContent = error.message;
+  }
 }
 
 async function handOver(number) {
@@ -202,6 +254,10 @@ function logLine(event) {
 }
 
 function appendEvents(events, from) {
+  if (from === 0 && eventsSeen > 0) {  // the log was cut back (a move taken back): it comes whole
+    logList.replaceChildren();
+    eventsSeen = 0;
+  }
   // a reconnect may resend events already shown; show each once
   const fresh = events.slice(Math.max(0, eventsSeen - from));
   for (const event of fresh) logList.append(logLine(event));
@@ -522,6 +578,15 @@ async function start() {
   });
   document.getElementById("leave").addEventListener("click", leave);
   document.getElementById("words-toggle").addEventListener("click", toggleWords);
+  document.getElementById("take-back").addEventListener("click", takeBack);
+  document.getElementById("turn-notices-form").addEventListener("submit", saveTurnNotices);
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target instanceof HTMLElement && (event.target.isContentEditable
+      || ["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName));
+    if (event.key.toLowerCase() !== "u" || typing || event.ctrlKey || event.metaKey || event.altKey || replaying) return;
+    event.preventDefault();
+    takeBack();
+  });
   document.getElementById("rematch").addEventListener("click", rematch);
   document.getElementById("chat").addEventListener("submit", (event) => {
     event.preventDefault();
