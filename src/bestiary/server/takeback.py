@@ -7,9 +7,10 @@ can be taken back; a move that logged a private event revealed something; and a 
 to a player when, replayed in worlds that player cannot tell from the real one (`State.determinize`), it
 is refused or leaves that player seeing something else than in the real game (their observation or their
 share of the log); in a game of perfect information (`GameInfo.information`) only private events are
-looked for, since nothing else is hidden. The move is also judged in worlds the mover cannot tell from the real one, and refused
-if it reveals something in any: a refusal must not itself tell the mover something hidden. The worlds are
-drawn from the room's seed and the version, so every worker and every restart answers alike.
+looked for, since nothing else is hidden. The move is also judged in worlds the mover cannot tell from the
+real one, and refused if it reveals something in any: a refusal must not itself tell the mover something
+hidden. The worlds are drawn from the room's seed and the version, so every worker and every restart answers
+alike.
 """
 
 from __future__ import annotations
