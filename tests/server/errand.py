@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import Field
 
-from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, Game, GameInfo, GameOptions, State
+from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, Game, GameInfo, GameOptions, Payoffs, State
 from bestiary.core.chance import ShuffleSource
 
 CARDS = tuple(range(1, 10))
@@ -44,7 +44,7 @@ class ErrandOptions(GameOptions):
 class Errand(Game):
     info = GameInfo(name="errand", title="Errand (server test game)", rules_version="1", player_counts=(2,),
                     summary="several moves a turn: steps, a peek, a show, a roll and a question",
-                    chance="explicit", information="imperfect")
+                    chance="explicit", information="imperfect", payoffs=Payoffs("zero-sum", 0, 0, 0))
     Options = ErrandOptions
 
     def new_initial_state(self, seed: int | None = None) -> ErrandState:
