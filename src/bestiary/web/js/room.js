@@ -2,6 +2,7 @@
 // chat, and the replay viewer. The table itself is drawn by the game's module under /games/.
 import { api, clearError, clock, el, forgetSeat, savedSeat, saveSeat, seatLink, seatName, setComputerLevels, showError } from "/js/api.js";
 import { resultText, turnState } from "/js/banner.js";
+import { mountReview } from "/js/review.js";
 import { mountRules, ruleLinks, showRefusal, teachingOf } from "/js/rules.js";
 import { plainWords } from "/js/table.js";
 
@@ -29,6 +30,7 @@ let wasMine = false;  // whether it was this seat's turn at the last update, so 
 let notConnectedShown = false;
 let leavingPage = false;  // moving to the rematch: no reconnect here
 let replayAtEnd = false;  // in a replay: whether the step shown is the last
+let review = null;  // the review panel under the board, once the game is over
 
 async function loadGameModule(game) {
   try {
@@ -226,6 +228,13 @@ function render() {
   renderActions();
   restoreFocus(focused);
   raceInView();
+  if (room.status === "finished" && review === null) offerReview();
+}
+
+// The end screen offers the review; the replay shows it under the board, and moves to where it is clicked.
+function offerReview() {
+  review = mountReview(document.getElementById("review-panel"), { code, token, room, live: !replaying,
+    jump: showStep, replayUrl: `/room.html?code=${encodeURIComponent(code)}&replay` });
 }
 
 // A race (a swat, a grab) is lost by scrolling: the moment one opens, its control comes into view, and the
@@ -429,6 +438,7 @@ async function showDecision(index) {
     logList.replaceChildren(...shown.events.map(logLine));
     logList.scrollTop = logList.scrollHeight;
     document.getElementById("step").textContent = `decision ${clamped} of ${last}`;
+    review?.setStep(decisions[clamped]);
     const scrubber = document.getElementById("scrubber");
     scrubber.max = String(last);
     scrubber.value = String(clamped);
@@ -444,6 +454,12 @@ async function showDecision(index) {
   } catch (error) {
     fail(error);
   }
+}
+
+// The replay's stop that shows the position after the move at `step` (and the draws and rolls it caused).
+function showStep(step) {
+  const index = decisions.findIndex((applied) => applied > step);
+  showDecision(index === -1 ? decisions.length - 1 : index);
 }
 
 function toggleAutoplay() {
@@ -526,6 +542,7 @@ async function start() {
     document.getElementById("replay-panel").hidden = false;
     renderSeats();
     startReplay();
+    if (room.status === "finished") offerReview();
     return;
   }
   connect();
