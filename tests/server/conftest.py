@@ -48,7 +48,8 @@ def postgres_url() -> str:
     try:
         engine = create_engine(url)
         with engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS reviews, chat_lines, moves, seats, rooms, alembic_version CASCADE"))
+            connection.execute(text("DROP TABLE IF EXISTS reviews, chat_lines, moves, seats, rooms, alembic_version "
+                                    "CASCADE"))
         engine.dispose()
     except Exception as error:  # the reason goes into the message
         missing(f"PostgreSQL at {POSTGRES_ENV} is not reachable: {error}")

@@ -16,7 +16,6 @@ from fastapi.testclient import TestClient
 
 from bestiary.review import ReviewSettings
 from bestiary.server import reviews
-from bestiary.server.settings import Settings
 from tests.server.conftest import INSTANT, Server, auth, create_room, join, move, view
 
 CHEAP = ReviewSettings(sims=8, candidates=3, luck_outcomes=3, depth=2)
@@ -116,7 +115,8 @@ def test_each_viewer_sees_no_hidden_card_of_another_seat(server: Server, sqlite_
             # a card some seat saw and this viewer never did: hidden from it the whole game
             hidden = set().union(*shown.values()) - shown[viewer]
             assert hidden, "a Cube Creatures game keeps some card from every viewer"
-            assert not hidden & set(CARD.findall(answers[viewer])), (viewer, hidden & set(CARD.findall(answers[viewer])))
+            named = set(CARD.findall(answers[viewer]))
+            assert not hidden & named, (viewer, hidden & named)
             # the others' reviews name cards hidden from this viewer: the filter is what keeps them out
             leaked_somewhere |= any(hidden & set(CARD.findall(answers[other])) for other in viewers if other != viewer)
         assert leaked_somewhere

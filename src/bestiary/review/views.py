@@ -89,8 +89,9 @@ def viewer_reviews(review: Review, start: State, actions: Sequence[tuple[int, st
     common["steps"] = len(actions)
     out = []
     for viewer in viewers:
+        listed = shown[viewer]["decisions"]
         copy = {**common, "viewer": viewer, **shown[viewer]}
-        ranked = sorted((d for d in copy["decisions"] if d["loss"] > 0), key=lambda d: (-d["loss"], d["step"]))
+        ranked = sorted((d for d in listed if d["loss"] > 0), key=lambda d: (-d["loss"], d["step"]))
         copy["costliest"] = [d["step"] for d in ranked[:COSTLIEST]]
         out.append(copy)
     return {"seats": out[:players], "spectator": out[players]}
