@@ -93,6 +93,7 @@ def test_a_finished_game_is_reviewed_and_the_graph_moves_the_replay(browser: pla
     assert "P1 Ada" in panel and "Luck-adjusted" in panel and "costliest" in panel
     assert page.locator(".review-line").count() == 2
     photograph(page, "desktop-review")
+    page.locator("#review-panel").screenshot(path="/tmp/review-web-desktop-panel.png")
     jumps_by_clicking(page, "desktop")
     desktop.close()
 
