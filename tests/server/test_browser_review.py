@@ -81,6 +81,7 @@ def test_a_finished_game_is_reviewed_and_the_graph_moves_the_replay(browser: pla
     click_through([page], check=False)
     page.wait_for_selector("#review-ask")  # the end screen offers the review
     assert page.inner_text("#review-ask") == "Review this game"
+    assert page.is_visible("#review-banner")  # and the banner with the result, at the top of the page
     photograph(page, "desktop-end")
     page.click("#review-ask")
     page.wait_for_url("**&replay")

@@ -47,8 +47,9 @@ function figure(value, digits = 2) {
 
 // `code`, `token`: the room and the viewer's seat token (null: a spectator); `room`: its info, for names;
 // `live`: the end screen of a game just played (its button opens the replay with the review);
-// `jump(step)`: move the replay to the position after `step`. Returns `{ setStep(applied) }`, which marks
-// on the graph the position the replay shows (after `applied` moves).
+// `jump(step)`: move the replay to the position after `step`. Returns `{ ask, setStep(applied) }`: `ask`
+// asks for the review (the end screen's button), `setStep` marks on the graph the position the replay shows
+// (after `applied` moves).
 export function mountReview(panel, { code, token, room, live, jump, replayUrl }) {
   const path = `/api/rooms/${encodeURIComponent(code)}/review`;
   let shownAt = null;
@@ -144,6 +145,7 @@ export function mountReview(panel, { code, token, room, live, jump, replayUrl })
 
   look();
   return {
+    ask,
     setStep(applied) {
       shownAt = applied;
       graph?.mark(applied);

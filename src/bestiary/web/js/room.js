@@ -65,6 +65,10 @@ function renderTurn() {
   turnBanner.dataset.kind = turn.kind;
   const watching = seat === null && room.status !== "finished" ? "You are watching: " : "";
   turnBanner.replaceChildren(watching + turn.text);
+  if (room.status === "finished" && !replaying) {  // the end screen: the review is one click from the result
+    turnBanner.append(" ", el("button", { type: "button", id: "review-banner", class: "secondary",
+      onclick: () => review?.ask() }, "Review this game"));
+  }
   if (turn.seconds !== null) {
     deadline = performance.now() + turn.seconds * 1000;
     turnBanner.append(el("span", { class: "countdown", id: "countdown" }));
