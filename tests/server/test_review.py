@@ -150,3 +150,12 @@ def test_the_review_runs_in_the_search_bots_pool(server: Server, sqlite_url: str
         code, tokens = cube_game(client)
         assert client.post(f"/api/rooms/{code}/review", headers=auth(tokens[1])).status_code == 202
         assert reviewed(client, code, tokens[1])["viewer"] == 1
+
+
+def test_a_review_cut_short_by_a_restart_is_made_at_the_next_look(server: Server, sqlite_url: str) -> None:
+    with server(sqlite_url, QUICK) as client:
+        code, tokens = cube_game(client)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub.store.ask_review(code, {"sims": 8})  # stored as running, as a server stopped mid-review leaves it
+        assert client.get(f"/api/rooms/{code}/review").json()["status"] in ("running", "done")
+        assert reviewed(client, code, tokens[1])["viewer"] == 1
