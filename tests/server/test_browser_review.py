@@ -67,43 +67,43 @@ def jumps_by_clicking(page: Page, name: str) -> None:
     assert abs(now / width - 0.7) < 0.1, (now, width)  # the replay stops at a decision near where the graph was clicked
 
 
-def test_a_finished_game_is_reviewed_and_the_graph_moves_the_replay(browser: playwright_api.Browser,
-                                                                    base_url: str) -> None:
+def review_a_finished_game(page: Page, base_url: str, name: str) -> None:
+    """Play a short Cube Creatures game to its end on the page, ask for the review from the end screen, wait
+    for it, and move the replay from the graph."""
     made = httpx.post(f"{base_url}/api/rooms", json={"game": "cube-creatures", "options": {"players": 2, "win_at": 3},
                                                      "seats": [{"kind": "human"},
                                                                {"kind": "bot", "agent": "heuristic"}]})
     code = made.json()["code"]
     token = httpx.post(f"{base_url}/api/rooms/{code}/seats/0", json={"name": "Ada"}).json()["token"]
-    desktop = browser.new_context(viewport=DESKTOP)
-    page = desktop.new_page()
     page.goto(f"{base_url}/room.html?code={code}#seat=0&token={token}")
     page.wait_for_selector("#seats li.me")
     click_through([page], check=False)
-    page.wait_for_selector("#review-ask")  # the end screen offers the review
-    assert page.inner_text("#review-ask") == "Review this game"
-    assert page.is_visible("#review-banner")  # and the banner with the result, at the top of the page
-    photograph(page, "desktop-end")
-    page.click("#review-ask")
+    page.wait_for_selector("#review-banner")  # the end screen offers the review, under the result
+    assert page.inner_text("#review-banner") == "Review this game" and "Game over" in page.inner_text("#turn")
+    photograph(page, f"{name}-end")
+    page.click("#review-banner")
     page.wait_for_url("**&replay")
     page.wait_for_selector("#review-progress, .review-graph")
     if page.locator("#review-progress").count():
         assert "Reviewing the game" in page.inner_text("#review-panel")
-        photograph(page, "desktop-progress")
+        photograph(page, f"{name}-progress")
     page.wait_for_selector(".review-graph", timeout=60000)
     panel = page.inner_text("#review-panel")
     assert "P1 Ada" in panel and "Luck-adjusted" in panel and "costliest" in panel
     assert page.locator(".review-line").count() == 2
-    photograph(page, "desktop-review")
-    page.locator("#review-panel").screenshot(path="/tmp/review-web-desktop-panel.png")
-    jumps_by_clicking(page, "desktop")
-    desktop.close()
-
-    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = phone.new_page()
-    page.goto(f"{base_url}/room.html?code={code}&replay#seat=0&token={token}")
-    page.wait_for_selector(".review-graph")  # made once: read back, not made again
     width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"the review makes the phone page {width} px wide"
-    photograph(page, "phone-review")
-    jumps_by_clicking(page, "phone")
+    assert width <= page.viewport_size["width"], f"the review makes the page {width} px wide"  # type: ignore[index]
+    photograph(page, f"{name}-review")
+    jumps_by_clicking(page, name)
+
+
+def test_a_finished_game_is_reviewed_and_the_graph_moves_the_replay(browser: playwright_api.Browser,
+                                                                    base_url: str) -> None:
+    desktop = browser.new_context(viewport=DESKTOP)
+    page = desktop.new_page()
+    review_a_finished_game(page, base_url, "desktop")
+    page.locator("#review-panel").screenshot(path="/tmp/review-web-desktop-panel.png")
+    desktop.close()
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    review_a_finished_game(phone.new_page(), base_url, "phone")
     phone.close()

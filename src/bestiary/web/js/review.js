@@ -46,11 +46,11 @@ function figure(value, digits = 2) {
 }
 
 // `code`, `token`: the room and the viewer's seat token (null: a spectator); `room`: its info, for names;
-// `live`: the end screen of a game just played (its button opens the replay with the review);
+// `live`: the end screen of a game just played, whose button `offer` asks for the review and opens the replay;
 // `jump(step)`: move the replay to the position after `step`. Returns `{ ask, setStep(applied) }`: `ask`
 // asks for the review (the end screen's button), `setStep` marks on the graph the position the replay shows
 // (after `applied` moves).
-export function mountReview(panel, { code, token, room, live, jump, replayUrl }) {
+export function mountReview(panel, { code, token, room, live, offer, jump, replayUrl }) {
   const path = `/api/rooms/${encodeURIComponent(code)}/review`;
   let shownAt = null;
   let graph = null;
@@ -78,6 +78,7 @@ export function mountReview(panel, { code, token, room, live, jump, replayUrl })
   }
 
   function showProblem(message) {
+    panel.hidden = false;
     panel.replaceChildren(el("h3", {}, "Review"), el("p", { class: "error", role: "alert" }, message),
       el("button", { type: "button", id: "review-ask", onclick: ask }, "Try again"));
   }
@@ -85,11 +86,9 @@ export function mountReview(panel, { code, token, room, live, jump, replayUrl })
   function show(status) {
     clearTimeout(poller);
     panel.hidden = false;
-    if (live) {
-      const label = status.status === "none" ? "Review this game" : "See the review";
-      panel.replaceChildren(el("h3", {}, "After the game"),
-        el("p", { class: "muted" }, "How each decision compared with the best one, how lucky each roll and draw was, and each player's chances move by move."),
-        el("button", { type: "button", id: "review-ask", onclick: ask }, label));
+    if (live) {  // the end screen offers it beside the result: only the button's words change here
+      panel.hidden = true;
+      if (offer) offer.textContent = status.status === "none" ? "Review this game" : "See the review";
       return;
     }
     if (status.status === "none") {

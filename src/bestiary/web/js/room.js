@@ -65,10 +65,8 @@ function renderTurn() {
   turnBanner.dataset.kind = turn.kind;
   const watching = seat === null && room.status !== "finished" ? "You are watching: " : "";
   turnBanner.replaceChildren(watching + turn.text);
-  if (room.status === "finished" && !replaying) {  // the end screen: the review is one click from the result
-    turnBanner.append(" ", el("button", { type: "button", id: "review-banner", class: "secondary",
-      onclick: () => review?.ask() }, "Review this game"));
-  }
+  // the end screen: the review is one click from the result
+  document.getElementById("review-offer").hidden = !(room.status === "finished" && !replaying);
   if (turn.seconds !== null) {
     deadline = performance.now() + turn.seconds * 1000;
     turnBanner.append(el("span", { class: "countdown", id: "countdown" }));
@@ -238,6 +236,7 @@ function render() {
 // The end screen offers the review; the replay shows it under the board, and moves to where it is clicked.
 function offerReview() {
   review = mountReview(document.getElementById("review-panel"), { code, token, room, live: !replaying,
+    offer: document.getElementById("review-banner"),
     jump: showStep, replayUrl: `/room.html?code=${encodeURIComponent(code)}&replay` });
 }
 
@@ -505,6 +504,7 @@ async function start() {
   document.getElementById("copy").addEventListener("click", copier("invite"));
   document.getElementById("copy-seat").addEventListener("click", copier("seat-link"));
   document.getElementById("claim").addEventListener("click", claim);
+  document.getElementById("review-banner").addEventListener("click", () => review?.ask());
   document.getElementById("notify").hidden = !("Notification" in window);
   document.getElementById("notify").addEventListener("click", async () => {
     const answer = await Notification.requestPermission();  // asked on a click, as browsers want
