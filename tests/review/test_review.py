@@ -179,7 +179,7 @@ def test_a_bad_record_is_refused_with_its_reason(tmp_path: Path) -> None:
 
 
 def test_the_page_explains_the_costliest_decision() -> None:
-    record = heuristic_record("cube-creatures", 9)
+    record = heuristic_record("cube-creatures", 9, win_at=3)
     review = review_record(record, CHEAP, seed=1)
     page = review_html(review, record, explain=1)
     if any(d.loss > 0 for d in review.decisions):
