@@ -50,7 +50,7 @@ def main() -> None:
     started = time.process_time()
     for seed in range(args.seed, args.seed + args.games):
         planted = planted_game(game, make_agent(args.strong), [HeuristicAgent()], 0, 0.15, seed)
-        found = findings(review_record(planted.record, ReviewSettings(sims=args.sims), seed=seed), planted)
+        found = findings(review_record(planted.record, ReviewSettings(sims=args.sims), seed=seed).decisions, planted)
         planted_loss += found.planted_loss
         other_loss += found.other_loss
         top += found.top[:max(1, len(found.planted_loss) // 2)]

@@ -9,9 +9,11 @@ from dataclasses import dataclass
 
 from bestiary.agents.base import Agent, SeatView
 from bestiary.agents.match import play_match
-from bestiary.core.api import Action, Game, State
-from bestiary.core.record import GameRecord, record_of
-from bestiary.review import Review
+from bestiary.core.api import CHANCE, Action, Game, State
+from bestiary.core.record import GameRecord, record_of, replay
+from bestiary.review import Decision, ReviewSettings
+from bestiary.review.estimate import Estimator
+from bestiary.review.review import StepReviewer
 
 
 class PlantedErrors(Agent):
@@ -62,9 +64,24 @@ class Finding:
     severe: list[bool]  # the seat's mistakes and blunders: planted or not
 
 
-def findings(review: Review, planted: PlantedGame) -> Finding:
+def seat_decisions(record: GameRecord, settings: ReviewSettings, seed: int, seat: int) -> list[Decision]:
+    """The review's verdict on one seat's decisions alone: each decision is weighed on seeds of its own step
+    (review.py), so these are exactly the ones `review_record` gives that seat, without the time it spends
+    on the other seat, the chance events and the graph."""
+    state = replay(record, upto=0)
+    reviewer = StepReviewer(Estimator(state.game, settings.depth), settings, seed)
+    out = []
+    for step, (actor, text) in enumerate(record.actions):
+        action = state.parse_action(text)
+        if actor == seat:
+            out.append(reviewer.decision(state, step, actor, action))
+        state.apply_action(action, player=None if actor == CHANCE else actor)
+    return out
+
+
+def findings(decisions: list[Decision], planted: PlantedGame) -> Finding:
     marked = set(planted.planted)
-    seat = [d for d in review.decisions if d.player == planted.seat and d.kind != "forced"]
+    seat = [d for d in decisions if d.player == planted.seat and d.kind != "forced"]
     ranked = sorted((d for d in seat if d.loss > 0), key=lambda d: (-d.loss, d.step))[:len(marked)]
     return Finding([d.loss for d in seat if d.step in marked], [d.loss for d in seat if d.step not in marked],
                    [d.step in marked for d in ranked],

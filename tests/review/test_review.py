@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -14,31 +15,46 @@ import bestiary
 from bestiary.agents.base import HeuristicAgent, RandomAgent, make_agent
 from bestiary.agents.match import play_match
 from bestiary.cli.main import app
+from bestiary.core.api import CHANCE
 from bestiary.core.record import GameRecord, record_of, replay, save_record
 from bestiary.review import Review, ReviewSettings, review_record
 from bestiary.review.report import review_html, verdict
 from bestiary.review.review import ChanceEvent, Decision, PlayerSummary, classify
-from tests.review.planted import findings, planted_game
+from tests.review.planted import Finding, findings, planted_game, seat_decisions
 
 CHEAP = ReviewSettings(sims=24, candidates=4, luck_outcomes=6, depth=4)
 
 
-def heuristic_record(name: str, seed: int, players: int = 2) -> GameRecord:
-    game = bestiary.load_game(name, players=players)
+def heuristic_record(name: str, seed: int, players: int = 2, **options: int) -> GameRecord:
+    game = bestiary.load_game(name, players=players, **options)
     return record_of(play_match(game, [HeuristicAgent() for _ in range(players)], seed))
+
+
+@pytest.fixture(scope="module")
+def critter_reviews() -> dict[int, Review]:
+    """Two critter capture games between heuristic players, reviewed cheaply, shared by the tests of luck."""
+    return {seed: review_record(heuristic_record("critter-capture", seed), CHEAP, seed=seed) for seed in (1, 2)}
+
+
+def planted_cube_findings(seed: int) -> Finding:
+    game = bestiary.load_game("cube-creatures", players=2, win_at=3)
+    planted = planted_game(game, make_agent("ismcts:hard"), [HeuristicAgent()], 0, 0.15, seed)
+    # the planting seat's decisions, exactly as the whole review weighs them (checked below, in
+    # test_the_same_record_and_seed_give_the_same_review), without the time the rest of the review takes
+    return findings(seat_decisions(planted.record, ReviewSettings(sims=128), seed, planted.seat), planted)
 
 
 def test_planted_random_moves_lose_far_more_and_top_the_error_list() -> None:
     # Cube Creatures to three defeated creatures (short games, for CI): seat 1 plays the hard search except at
     # about one decision in seven, chosen by a seeded coin, where it plays a uniformly random legal move.
-    game = bestiary.load_game("cube-creatures", players=2, win_at=3)
+    # The three games are played and reviewed side by side, on CI's two cores.
     planted_losses: list[float] = []
     other_losses: list[float] = []
     top: list[bool] = []
-    for seed in (3, 4, 5):
-        planted = planted_game(game, make_agent("ismcts:hard"), [HeuristicAgent()], 0, 0.15, seed)
-        assert planted.planted
-        found = findings(review_record(planted.record, ReviewSettings(sims=128), seed=seed), planted)
+    with ProcessPoolExecutor(2) as pool:
+        games = list(pool.map(planted_cube_findings, (3, 4, 5)))
+    for found in games:
+        assert found.planted_loss, "the coin planted random moves in every game"
         planted_losses += found.planted_loss
         other_losses += found.other_loss
         top += found.top[:max(1, len(found.planted_loss) // 2)]
@@ -55,20 +71,31 @@ def test_forced_decisions_lose_nothing_and_only_they_are_forced() -> None:
     review = review_record(record, CHEAP, seed=1)
     forced = [d for d in review.decisions if d.kind == "forced"]
     assert forced, "a Lungo game has forced decisions"
-    for decision in review.decisions:
-        before = replay(record, upto=decision.step)
+    decisions = {d.step: d for d in review.decisions}
+    before = replay(record, upto=0)
+    for step, (actor, text) in enumerate(record.actions):
+        if actor == CHANCE:
+            before.apply_action(text)
+            continue
+        decision = decisions.pop(step)
+        assert decision.player == actor
         one = len(before.legal_actions(decision.player)) == 1
         assert (decision.kind == "forced") == one
         if one:
             assert decision.loss == 0 and decision.action == decision.best
         assert (decision.loss >= 0 and math.isclose(decision.loss, decision.value_best - decision.value_chosen,
                                                    abs_tol=1e-12)) or decision.loss == 0
+        before.apply_action(text, player=actor)
+    assert not decisions, "every decision of the review is a step of the record"
 
 
 @pytest.mark.parametrize("name", ["crits-creatures", "critter-capture"])
-def test_net_luck_sums_to_zero_for_every_chance_event(name: str) -> None:
-    record = heuristic_record(name, 5)
-    review = review_record(record, ReviewSettings(sims=8, candidates=2, luck_outcomes=4, depth=0), seed=2)
+def test_net_luck_sums_to_zero_for_every_chance_event(name: str, critter_reviews: dict[int, Review]) -> None:
+    if name == "critter-capture":
+        review = critter_reviews[1]
+    else:
+        review = review_record(heuristic_record(name, 5), ReviewSettings(sims=8, candidates=2, luck_outcomes=4,
+                                                                         depth=0), seed=2)
     assert review.chance
     assert any(abs(x) > 1e-6 for event in review.chance for x in event.luck), "luck is measured, not all zero"
     for event in review.chance:
@@ -78,18 +105,21 @@ def test_net_luck_sums_to_zero_for_every_chance_event(name: str) -> None:
     assert abs(math.fsum(p.luck for p in review.players)) < 1e-9
 
 
-def test_the_same_record_and_seed_give_the_same_review(tmp_path: Path) -> None:
-    record = heuristic_record("cube-creatures", 8)
+def test_the_same_record_and_seed_give_the_same_review() -> None:
+    record = heuristic_record("cube-creatures", 8, win_at=3)
     settings = ReviewSettings(sims=8, candidates=3, luck_outcomes=3, depth=0)
-    first = review_record(record, settings, seed=4).to_json()
+    review = review_record(record, settings, seed=4)
+    first = review.to_json()
     assert review_record(record, settings, seed=4).to_json() == first
     assert review_record(record, settings, seed=4, jobs=2).to_json() == first  # whatever the worker count
     assert review_record(record, settings, seed=5).to_json() != first  # the seed does drive the playouts
+    # one seat's decisions weighed alone are the review's own (tests/review/planted.py)
+    for seat in (0, 1):
+        assert seat_decisions(record, settings, 4, seat) == [d for d in review.decisions if d.player == seat]
 
 
-def test_critter_capture_summary_says_luck_decides() -> None:
-    for seed in (1, 2):
-        review = review_record(heuristic_record("critter-capture", seed), CHEAP, seed=seed)
+def test_critter_capture_summary_says_luck_decides(critter_reviews: dict[int, Review]) -> None:
+    for review in critter_reviews.values():
         found = verdict(review)
         assert found.luck_weighs_more, (found.luck_moved, found.errors_cost)
         assert found.sentences[0].startswith("Luck decides this game more than play")
@@ -149,7 +179,7 @@ def test_a_bad_record_is_refused_with_its_reason(tmp_path: Path) -> None:
 
 
 def test_the_page_explains_the_costliest_decision() -> None:
-    record = heuristic_record("cube-creatures", 9)
+    record = heuristic_record("cube-creatures", 9, win_at=3)
     review = review_record(record, CHEAP, seed=1)
     page = review_html(review, record, explain=1)
     if any(d.loss > 0 for d in review.decisions):

@@ -51,7 +51,7 @@ def postgres_url() -> str:
     try:
         engine = create_engine(url)
         with engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS turn_notices, chat_lines, moves, seats, rooms, "
+            connection.execute(text("DROP TABLE IF EXISTS reviews, turn_notices, chat_lines, moves, seats, rooms, "
                                     "alembic_version CASCADE"))
         engine.dispose()
     except Exception as error:  # the reason goes into the message

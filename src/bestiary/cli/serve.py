@@ -67,6 +67,11 @@ def serve(
     bot_processes: Annotated[int, typer.Option(
         help="processes search bots think in: at most this many searches at once, rooms with people first "
              "(0: on threads in the server's process)")] = 1,
+    review_sims: Annotated[int, typer.Option(
+        help="playouts weighing each decision of a post-game review (docs/review.md); reviews run in the bots' "
+             "processes, after every search", min=1)] = 80,
+    reviews_waiting: Annotated[int, typer.Option(
+        help="post-game reviews asked for and not yet made, on the whole server", min=0)] = 20,
     ws_deflate: Annotated[bool, typer.Option(
         help="compress websocket messages (permessage-deflate): pays on slow links, costs CPU on fast ones")] = False,
     workers: Annotated[int, typer.Option(
@@ -125,6 +130,7 @@ def serve(
     try:
         import uvicorn
 
+        from bestiary.review import ReviewSettings
         from bestiary.server.app import create_app
         from bestiary.server.guard import Bounds, Ledger, guarded_protocols
         from bestiary.server.limits import OptionRange
@@ -163,7 +169,8 @@ def serve(
                         bot_rooms_per_address=bot_rooms_per_address, max_bot_rooms=max_bot_rooms,
                         race_commit_seconds=race_commit_seconds,
                         waiting_room_seconds=waiting_room_seconds, bot_processes=bot_processes, cluster=cluster,
-                        smtp=smtp, mail_from=mail_from, public_url=public_url, private_webhooks=private_webhooks)
+                        smtp=smtp, mail_from=mail_from, public_url=public_url, private_webhooks=private_webhooks,
+                        review=ReviewSettings(sims=review_sims), reviews_waiting=reviews_waiting)
     if cluster and forwarded_allow_ips is None:
         # a worker's clients come through the proxy beside it (deploy/haproxy.cfg): their own addresses, from
         # its X-Forwarded-For, are what the per-address bounds count, not the proxy's one address

@@ -337,6 +337,23 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
         room = await hub().room(code, bearer(authorization))
         return room.replay_view(room.seat_of(bearer(authorization)), step)
 
+    @app.post("/api/rooms/{code}/review", status_code=202, responses=errors)
+    async def ask_review(code: str, authorization: Token = None) -> protocol.ReviewStatus:
+        """Review the finished game (once: asking again changes nothing); made in the background, at the
+        lowest priority of the search bots' processes. The answer is as GET's, with how far it has come."""
+        room = await hub().room(code, bearer(authorization))
+        viewer = room.seat_of(bearer(authorization))
+        await hub().reviews.ask(code, room.game, room.seed, review_actions(room), room.status)
+        return await hub().reviews.status(code, viewer, room.game, room.seed, review_actions(room))
+
+    @app.get("/api/rooms/{code}/review", responses=errors)
+    async def review(code: str, authorization: Token = None) -> protocol.ReviewStatus:
+        """The game's review as the token's seat may see it (no token: as a spectator), as the replay shows
+        the game to it; or how far it has come."""
+        room = await hub().room(code, bearer(authorization))
+        return await hub().reviews.status(code, room.seat_of(bearer(authorization)), room.game, room.seed,
+                                          review_actions(room))
+
     @app.websocket("/api/rooms/{code}/ws")
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
@@ -408,6 +425,11 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
     app.include_router(teaching.router)  # the rules, computer levels and the guided first game
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
+
+
+def review_actions(room: Room) -> list[tuple[int, str]]:
+    """The room's game as a record's actions: who moved (CHANCE for an outcome) and what."""
+    return [(player, str(action)) for player, action in room.state.history()]
 
 
 def client_address(request: Request) -> str | None:

@@ -112,6 +112,18 @@ turn_notices = Table(
 )
 
 
+reviews = Table(
+    "reviews", metadata,
+    Column("room_code", String(32), ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
+    Column("status", String(16), nullable=False),  # running, done, failed
+    Column("settings", JSON, nullable=False),  # the review's settings and seed
+    Column("views", JSON, nullable=True),  # done: the review once per seat and for spectators (review/views.py)
+    Column("message", Text, nullable=True),  # failed: why
+    Column("asked_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -222,6 +234,7 @@ class Store:
         with self.engine.begin() as connection:
             connection.execute(chat_lines.delete().where(chat_lines.c.room_code == code))
             connection.execute(turn_notices.delete().where(turn_notices.c.room_code == code))
+            connection.execute(reviews.delete().where(reviews.c.room_code == code))
             connection.execute(moves.delete().where(moves.c.room_code == code))
             connection.execute(seats.delete().where(seats.c.room_code == code))
             connection.execute(rooms.delete().where(rooms.c.code == code))
@@ -321,3 +334,26 @@ class Store:
             return [dict(r) for r in connection.execute(
                 select(chat_lines.c.number, chat_lines.c.seat, chat_lines.c.name, chat_lines.c.text)
                 .where(chat_lines.c.room_code == code).order_by(chat_lines.c.number)).mappings()]
+
+    def ask_review(self, code: str, settings: dict[str, Any]) -> None:
+        """A room's review, asked for: stored as running (again, after a failure or a restart)."""
+        with self.engine.begin() as connection:
+            found = connection.execute(select(reviews.c.status).where(reviews.c.room_code == code)).first()
+            values = {"status": "running", "settings": settings, "views": None, "message": None, "asked_at": now(),
+                      "finished_at": None}
+            if found is None:
+                connection.execute(reviews.insert().values(room_code=code, **values))
+            else:
+                connection.execute(reviews.update().where(reviews.c.room_code == code).values(**values))
+
+    def finish_review(self, code: str, status: str, views: dict[str, Any] | None, message: str | None = None) -> None:
+        with self.engine.begin() as connection:
+            connection.execute(reviews.update().where(reviews.c.room_code == code).values(
+                status=status, views=views, message=message, finished_at=now()))
+
+    def review(self, code: str) -> dict[str, Any] | None:
+        """A room's stored review: its status, views and message; None if none was asked for."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(reviews.c.status, reviews.c.views, reviews.c.message)
+                                     .where(reviews.c.room_code == code)).mappings().first()
+        return None if row is None else dict(row)

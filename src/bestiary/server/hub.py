@@ -27,6 +27,7 @@ from bestiary.server.errors import ServerError
 from bestiary.server.limits import LOBBY_PAGE, ConfiguredGames, out_of_range
 from bestiary.server.logs import event
 from bestiary.server.notices import Notifier, Subscription
+from bestiary.server.reviews import Reviews
 from bestiary.server.room import Room
 from bestiary.server.seats import Seat, seat_from_row
 from bestiary.server.settings import Settings
@@ -48,6 +49,7 @@ class Hub:
         self.commits = GroupCommit(store, store.writers)
         self.loading: dict[str, asyncio.Future[Room | None]] = {}  # rooms being read from the database
         self.thinkers = Thinkers(self.settings.bot_processes) if self.settings.bot_processes > 0 else None
+        self.reviews = Reviews(store, self.settings, self.thinkers)
         self.sweeper: asyncio.Task[None] | None = None
         self.leases: Leases | None = None  # with other workers: the rooms this one holds (server/cluster.py)
         self.adopter: asyncio.Task[None] | None = None
@@ -417,6 +419,7 @@ class Hub:
                 task.cancel()
         if self.leases is not None:
             self.leases.close()
+        self.reviews.close()
         if self.thinkers is not None:
             self.thinkers.close()
         for room in self.rooms.values():

@@ -150,6 +150,19 @@ class ReplayView(BaseModel):
         "it caused"))
 
 
+class ReviewStatus(BaseModel):
+    """A finished game's review (docs/review.md, *In the browser*): asked for, under way, made, or failed."""
+
+    status: Literal["none", "running", "done", "failed"] = Field(description=(
+        "none: not asked for; running: being made (done of total steps); done: `review` holds it; failed: "
+        "`message` says why (asking again tries again)"))
+    done: int = 0
+    total: int = 0
+    message: str | None = None
+    review: JSONObject | None = Field(default=None, description=(
+        "the review as the viewer may see it: other seats' moves in the words the replay shows"))
+
+
 class ErrorBody(BaseModel):
     error: str
     message: str

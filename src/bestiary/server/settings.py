@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bestiary.review.review import ReviewSettings
 from bestiary.server.clock import Clock, WallClock
 from bestiary.server.limits import OptionRange
 
@@ -35,6 +36,8 @@ class Settings:
     max_bot_rooms: int = 50  # rooms of bots only playing on the whole server
     waiting_room_seconds: float = 900.0  # a waiting room with nobody connected is deleted after this long
     bot_processes: int = 1  # processes search bots think in; at most this many searches at once (0: threads)
+    review: ReviewSettings = field(default_factory=ReviewSettings)  # how hard a post-game review looks
+    reviews_waiting: int = 20  # reviews asked for and not yet made, on the whole server (server/reviews.py)
     cluster: bool = False  # one of several workers on one PostgreSQL database (server/cluster.py)
     race_commit_seconds: float = 0.15  # a race's answers within this of its first are judged by reaction (races.py)
     # turn notices (server/notices.py): the SMTP server "host:port" e-mail goes through (None: no e-mail), the

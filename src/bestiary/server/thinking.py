@@ -4,6 +4,7 @@ A search holds the interpreter for the second or more it thinks; in a thread it 
 the event loop, and so from every person's game. In the pool's processes it takes none of it. The pool has
 `processes` workers, so at most that many searches run at once on the whole server, and a search for a room
 where a person plays goes before any for a room of bots only: bot-only rooms cannot slow people's games.
+Post-game reviews (server/reviews.py) go last of all, one share of steps at a time.
 Quick agents (random, the heuristic and any other that is not a search) act on a thread as before.
 """
 
@@ -16,17 +17,19 @@ import multiprocessing
 import os
 import random
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from bestiary.agents import Agent, SeatView
 from bestiary.agents.search import SearchAgent
 from bestiary.core.api import Game, State
 from bestiary.server.workers import die_with_parent
 
-PEOPLE_FIRST, BOTS_ONLY = 0, 1  # priorities: a room where a person plays, a room of bots only
+PEOPLE_FIRST, BOTS_ONLY, REVIEWS = 0, 1, 2  # priorities: a room where a person plays, of bots only, a review
 GAMES_PER_PROCESS = 8
 SEARCH_NICENESS = 10  # how much lower the pool's processes run than the server's
+T = TypeVar("T")
 
 
 def start_thinker() -> None:
@@ -83,6 +86,11 @@ class Thinkers:
 
     async def act(self, agent: Agent, state: State, player: int, seed: int, priority: int) -> str:
         """The agent's action, as text, for `player` in `state`, thought out in one of the pool's processes."""
+        game = state.game
+        return await self.run(priority, think, type(game), game.options_dict(), state.to_json(), player, agent, seed)
+
+    async def run(self, priority: int, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` in one of the pool's processes, once a slot is free for `priority`."""
         await self.slots.acquire(priority)
         try:
             if self.pool is None:
@@ -90,9 +98,7 @@ class Thinkers:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(["bestiary.server.forkserver_preload"])
                 self.pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=start_thinker)
-            game = state.game
-            return await asyncio.get_running_loop().run_in_executor(
-                self.pool, think, type(game), game.options_dict(), state.to_json(), player, agent, seed)
+            return await asyncio.get_running_loop().run_in_executor(self.pool, function, *args)
         finally:
             self.slots.release()
 
@@ -108,9 +114,8 @@ class Thinkers:
 _games: OrderedDict[str, Game] = OrderedDict()  # in a pool process: the games it has built, most recent last
 
 
-def think(game_class: type[Game], options: dict[str, Any], state_json: str, player: int, agent: Agent,
-          seed: int) -> str:
-    """In a pool process: the state rebuilt from its JSON, and the agent's choice from what the seat sees."""
+def built_game(game_class: type[Game], options: dict[str, Any]) -> Game:
+    """In a pool process: the game with these options, built once and kept among the recent ones."""
     key = f"{game_class.__module__}.{game_class.__qualname__}:{sorted(options.items())}"
     game = _games.get(key)
     if game is None:
@@ -118,5 +123,11 @@ def think(game_class: type[Game], options: dict[str, Any], state_json: str, play
         if len(_games) > GAMES_PER_PROCESS:
             _games.popitem(last=False)
     _games.move_to_end(key)
-    state = game.state_from_json(state_json)
+    return game
+
+
+def think(game_class: type[Game], options: dict[str, Any], state_json: str, player: int, agent: Agent,
+          seed: int) -> str:
+    """In a pool process: the state rebuilt from its JSON, and the agent's choice from what the seat sees."""
+    state = built_game(game_class, options).state_from_json(state_json)
     return str(agent.act(SeatView(state, player), random.Random(seed)))

@@ -2,6 +2,7 @@
 // chat, and the replay viewer. The table itself is drawn by the game's module under /games/.
 import { api, clearError, clock, el, forgetSeat, savedSeat, saveSeat, seatLink, seatName, setComputerLevels, showError } from "/js/api.js";
 import { resultText, turnState } from "/js/banner.js";
+import { mountReview } from "/js/review.js";
 import { mountRules, ruleLinks, showRefusal, teachingOf } from "/js/rules.js";
 import { plainWords } from "/js/table.js";
 import { showChanges, snapshot } from "/js/motion.js";
@@ -32,6 +33,7 @@ let wasMine = false;  // whether it was this seat's turn at the last update, so 
 let notConnectedShown = false;
 let leavingPage = false;  // moving to the rematch: no reconnect here
 let replayAtEnd = false;  // in a replay: whether the step shown is the last
+let review = null;  // the review panel under the board, once the game is over
 
 async function loadGameModule(game) {
   try {
@@ -84,6 +86,8 @@ function renderTurn() {
   turnBanner.dataset.kind = turn.kind;
   const watching = seat === null && room.status !== "finished" ? "You are watching: " : "";
   turnBanner.replaceChildren(watching + turn.text);
+  // the end screen: the review is one click from the result
+  document.getElementById("review-offer").hidden = !(room.status === "finished" && !replaying);
   if (turn.seconds !== null) {
     deadline = performance.now() + turn.seconds * 1000;
     turnBanner.append(el("span", { class: "countdown", id: "countdown" }));
@@ -288,6 +292,14 @@ function render() {
   showWords();
   restoreFocus(focused);
   raceInView();
+  if (room.status === "finished" && review === null) offerReview();
+}
+
+// The end screen offers the review; the replay shows it under the board, and moves to where it is clicked.
+function offerReview() {
+  review = mountReview(document.getElementById("review-panel"), { code, token, room, live: !replaying,
+    offer: document.getElementById("review-banner"),
+    jump: showStep, replayUrl: `/room.html?code=${encodeURIComponent(code)}&replay` });
 }
 
 // The table in words: the board and the hands listed as sentences, with every move as a button, in place of
@@ -515,6 +527,7 @@ async function showDecision(index) {
     logList.replaceChildren(...shown.events.map(logLine));
     logList.scrollTop = logList.scrollHeight;
     document.getElementById("step").textContent = `decision ${clamped} of ${last}`;
+    review?.setStep(decisions[clamped]);
     const scrubber = document.getElementById("scrubber");
     scrubber.max = String(last);
     scrubber.value = String(clamped);
@@ -530,6 +543,12 @@ async function showDecision(index) {
   } catch (error) {
     fail(error);
   }
+}
+
+// The replay's stop that shows the position after the move at `step` (and the draws and rolls it caused).
+function showStep(step) {
+  const index = decisions.findIndex((applied) => applied > step);
+  showDecision(index === -1 ? decisions.length - 1 : index);
 }
 
 function toggleAutoplay() {
@@ -571,6 +590,7 @@ async function start() {
   document.getElementById("copy").addEventListener("click", copier("invite"));
   document.getElementById("copy-seat").addEventListener("click", copier("seat-link"));
   document.getElementById("claim").addEventListener("click", claim);
+  document.getElementById("review-banner").addEventListener("click", () => review?.ask());
   document.getElementById("notify").hidden = !("Notification" in window);
   document.getElementById("notify").addEventListener("click", async () => {
     const answer = await Notification.requestPermission();  // asked on a click, as browsers want
@@ -622,6 +642,7 @@ async function start() {
     document.getElementById("replay-panel").hidden = false;
     renderSeats();
     startReplay();
+    if (room.status === "finished") offerReview();
     return;
   }
   connect();
