@@ -13,7 +13,7 @@ import numpy as np
 from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
 from bestiary.core.state_format import card_indices
-from bestiary.games.lungo import events, rules, tensor
+from bestiary.games.lungo import battles, events, flow, phases, rules, tensor
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
 from bestiary.games.lungo.view import card_view
 
@@ -24,11 +24,11 @@ INT_FIELDS = ("active", "turns", "tokens", "loser", "target", "drawer", "champio
               "misses")
 CARD_FIELDS = ("pending", "battle")  # a card id, or null
 # The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
-PHASE_RULES = {rules.SETUP: ("LUNGO-22", "LUNGO-24"), rules.TURN_DRAW: ("LUNGO-30",),
-               rules.PLAY: ("LUNGO-30", "LUNGO-31"), rules.TARGET: ("LUNGO-63",), rules.RESPONSE: ("LUNGO-72",),
-               rules.CHOOSE: ("LUNGO-39",), rules.FIGHT: ("LUNGO-43",), rules.DICE: ("LUNGO-49",),
-               rules.SWAT_PLACE: ("LUNGO-51",), rules.SWAT_RACE: ("LUNGO-53",), rules.WINNINGS_DRAW: ("LUNGO-73",),
-               rules.TOKEN_MOMENT: ("LUNGO-61",), rules.TOKEN_RACE: ("LUNGO-57",), rules.OVER: ("LUNGO-60",)}
+PHASE_RULES = {phases.SETUP: ("LUNGO-22", "LUNGO-24"), phases.TURN_DRAW: ("LUNGO-30",),
+               phases.PLAY: ("LUNGO-30", "LUNGO-31"), phases.TARGET: ("LUNGO-63",), phases.RESPONSE: ("LUNGO-72",),
+               phases.CHOOSE: ("LUNGO-39",), phases.FIGHT: ("LUNGO-43",), phases.DICE: ("LUNGO-49",),
+               phases.SWAT_PLACE: ("LUNGO-51",), phases.SWAT_RACE: ("LUNGO-53",), phases.WINNINGS_DRAW: ("LUNGO-73",),
+               phases.TOKEN_MOMENT: ("LUNGO-61",), phases.TOKEN_RACE: ("LUNGO-57",), phases.OVER: ("LUNGO-60",)}
 # The rule by which a card leaves your hand, for each action that names one.
 CARD_RULES: dict[type, tuple[str, ...]] = {Play: ("LUNGO-31",), Commit: ("LUNGO-39",), Boost: ("LUNGO-40",)}
 
@@ -39,11 +39,11 @@ class LungoState(State):
     def __init__(self, game: CreaturesOfLungo, seed: int | None) -> None:
         super().__init__(game, seed)
         n = game.num_players
-        self.phase = rules.SETUP
+        self.phase = phases.SETUP
         self.active = game.options.first_player
         self.turns = 0
         self.pile: list[int] = list(range(len(game.cards)))  # LUNGO-23, LUNGO-58: unordered
-        self.top = rules.UNSEEN  # LUNGO-12: what the top card's back shows
+        self.top = phases.UNSEEN  # LUNGO-12: what the top card's back shows
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.goals: list[int] = [-1] * n
@@ -78,17 +78,17 @@ class LungoState(State):
         if self.jobs:
             return CHANCE
         phase = self.phase
-        if phase == rules.OVER:
+        if phase == phases.OVER:
             return TERMINAL
-        if phase in rules.SIMULTANEOUS_PHASES:
+        if phase in phases.SIMULTANEOUS_PHASES:
             return SIMULTANEOUS
-        if phase == rules.RESPONSE:
+        if phase == phases.RESPONSE:
             return self.target
         return self.active
 
     # Whether chance jobs are due, and the phase, answer these, which every playout loop asks at each step.
     def is_terminal(self) -> bool:
-        return not self.jobs and self.phase == rules.OVER
+        return not self.jobs and self.phase == phases.OVER
 
     def is_chance_node(self) -> bool:
         return bool(self.jobs)
@@ -97,21 +97,21 @@ class LungoState(State):
         if self.jobs:
             return []
         phase = self.phase
-        if phase == rules.PLAY:
+        if phase == phases.PLAY:
             return [self.active]
-        if phase == rules.TOKEN_MOMENT or phase == rules.SWAT_RACE:  # the seats that have not passed
+        if phase == phases.TOKEN_MOMENT or phase == phases.SWAT_RACE:  # the seats that have not passed
             waiting = []
             for seat, passed in enumerate(self.passed):
                 if not passed:
                     waiting.append(seat)
             return waiting
-        if phase == rules.OVER:
+        if phase == phases.OVER:
             return []
-        if phase == rules.CHOOSE:
+        if phase == phases.CHOOSE:
             return seats_without(self.chosen)
-        if phase == rules.TOKEN_RACE:
+        if phase == phases.TOKEN_RACE:
             return [p for p in range(self.game.num_players) if p not in self.takers]
-        if phase == rules.RESPONSE:
+        if phase == phases.RESPONSE:
             return [self.target]
         return [self.active]
 
@@ -119,16 +119,16 @@ class LungoState(State):
         if self.jobs:
             return "chance"
         phase = self.phase
-        if phase in rules.RACE_PHASES:
+        if phase in phases.RACE_PHASES:
             return "race"  # LUNGO-53, LUNGO-57: the first to act wins
-        if phase == rules.RESPONSE:
+        if phase == phases.RESPONSE:
             return "response"
         return super().decision_kind()
 
     def _legal_actions(self, player: int) -> Sequence[Action]:
         game = self.game
         phase = self.phase
-        if phase == rules.PLAY:
+        if phase == phases.PLAY:
             playable = game.playable[bool(self.afflictions[player])]
             plays = game.play_actions
             out: list[Action] = []
@@ -139,20 +139,20 @@ class LungoState(State):
                 out.append(game.grab)
             out.append(game.end_turn)
             return out
-        if phase == rules.TOKEN_MOMENT:
+        if phase == phases.TOKEN_MOMENT:
             return game.grab_or_pass if rules.may_take_token(self, player) else game.pass_only
-        if phase == rules.TARGET:
+        if phase == phases.TARGET:
             return self._or_grab(player, [game.target_actions[p] for p in range(game.num_players) if p != player])
-        if phase == rules.RESPONSE:
+        if phase == phases.RESPONSE:
             return self._or_grab(player, [*(game.play_actions[c] for c in sorted(self.hands[player])
                                             if game.is_response[c]), game.pass_])
-        if phase == rules.CHOOSE:  # everyone chooses at once: no grab in the middle of it (LUNGO-56)
+        if phase == phases.CHOOSE:  # everyone chooses at once: no grab in the middle of it (LUNGO-56)
             if not self.choices[player]:
-                return [game.commit_actions[c] for c in sorted(rules.commit_options(self, player))]
-            return [*(game.boost_actions[c] for c in sorted(rules.boost_options(self, player))), game.done]
-        if phase == rules.SWAT_RACE:
+                return [game.commit_actions[c] for c in sorted(battles.commit_options(self, player))]
+            return [*(game.boost_actions[c] for c in sorted(battles.boost_options(self, player))), game.done]
+        if phase == phases.SWAT_RACE:
             return self._or_grab(player, list(game.swat_or_pass))
-        if phase == rules.TOKEN_RACE:
+        if phase == phases.TOKEN_RACE:
             return game.grab_only
         return ()
 
@@ -167,19 +167,19 @@ class LungoState(State):
         card = game.index_of.get(getattr(action, "card", ""), -1)
         if card >= 0 and card not in self.hands[player] and isinstance(action, Play | Commit | Boost):
             return f"{game.ids[card]} is not in your hand", CARD_RULES[type(action)]
-        if isinstance(action, Play) and phase == rules.PLAY:
+        if isinstance(action, Play) and phase == phases.PLAY:
             return f"{game.ids[card]} cannot be played now", self._unplayable_rules(card)
-        if isinstance(action, Play) and phase == rules.RESPONSE:
+        if isinstance(action, Play) and phase == phases.RESPONSE:
             return f"{game.ids[card]} does not answer a card aimed at you", ("LUNGO-72",)
         if isinstance(action, Play):
             return "cards are played in your own turn, after your draw", ("LUNGO-9", "LUNGO-30")
-        if isinstance(action, Word) and action.text == "grab token" and phase != rules.CHOOSE:
+        if isinstance(action, Word) and action.text == "grab token" and phase != phases.CHOOSE:
             return "a token needs your goal met and no poison or toxic slime in front of you", \
                 ("LUNGO-16", "LUNGO-56")
-        if isinstance(action, Commit) and phase == rules.CHOOSE:
+        if isinstance(action, Commit) and phase == phases.CHOOSE:
             return "you must put down a creature if you hold one (any card otherwise), from your hand", \
                 ("LUNGO-41",)
-        if isinstance(action, Boost) and phase == rules.CHOOSE:
+        if isinstance(action, Boost) and phase == phases.CHOOSE:
             return "only a power card of your creature's species, or a mutant gene with a creature, goes with " \
                    "it", ("LUNGO-40", "LUNGO-70")
         reason, _ = super()._illegal_reason(action, player)
@@ -205,14 +205,14 @@ class LungoState(State):
         jobs = self.jobs
         if not jobs:
             return []
-        if jobs[0][0] in rules.DRAW_JOBS:  # the commonest: a draw lists the whole pile (LUNGO-58)
+        if jobs[0][0] in phases.DRAW_JOBS:  # the commonest: a draw lists the whole pile (LUNGO-58)
             pile = self.drawable()
             if len(pile) > 1:
                 rows = self.game.draw_rows.get(len(pile)) or self.game.draw_outcomes(len(pile))
                 return list(itemgetter(*pile)(rows))  # the rows picked in one call, not one index each
             return rows_at(self.game.draw_outcomes(len(pile)), pile)
-        if jobs[0][0] == rules.TOP:  # LUNGO-12: the new top card's back
-            other, battle = rules.top_odds(self)
+        if jobs[0][0] == phases.TOP:  # LUNGO-12: the new top card's back
+            other, battle = flow.top_odds(self)
             tops = self.game.top_actions
             return [(tops[shown], p) for shown, p in ((0, other), (1, battle)) if p > 0]
         table, pool = self._chance_pool()
@@ -224,14 +224,14 @@ class LungoState(State):
     def drawable(self) -> list[int]:
         """The cards of the draw pile the next draw may take: those whose back matches the top card's (LUNGO-12),
         or the whole pile while no back is shown (option battle_backs="hidden")."""
-        if self.top == rules.UNSEEN:
+        if self.top == phases.UNSEEN:
             return self.pile
         battle, shown = self.game.is_battle, self.top
         return [c for c in self.pile if battle[c] == shown]
 
     def _sample_chance_outcome(self, rng: random.Random) -> Action:
         jobs = self.jobs
-        if jobs and jobs[0][0] in rules.DRAW_JOBS and self.pile:
+        if jobs and jobs[0][0] in phases.DRAW_JOBS and self.pile:
             # LUNGO-58: every card of the pile is as likely to come; one is drawn without listing them all
             pile = self.drawable()
             return self.game.draw_actions[pile[rng.randrange(len(pile))]]
@@ -242,16 +242,16 @@ class LungoState(State):
         which is ascending (the pile and the spare goals are kept sorted)."""
         kind, player, other = self.jobs[0]
         game = self.game
-        if kind in rules.DRAW_JOBS:
+        if kind in phases.DRAW_JOBS:
             return game.draw_actions, self.drawable()
-        if kind == rules.TOP:
-            return game.top_actions, [shown for shown, p in enumerate(rules.top_odds(self)) if p > 0]
-        if kind == rules.GOAL:
+        if kind == phases.TOP:
+            return game.top_actions, [shown for shown, p in enumerate(flow.top_odds(self)) if p > 0]
+        if kind == phases.GOAL:
             return game.goal_actions, self.spare_goals
-        if kind == rules.ROLL:
+        if kind == phases.ROLL:
             return game.roll_actions, range(len(game.roll_actions))
-        if kind in (rules.STEAL, rules.DISCARD) or (kind == rules.SWAT and self.hands[player]):
-            return game.pick_actions, sorted(self.hands[other if kind == rules.STEAL else player])
+        if kind in (phases.STEAL, phases.DISCARD) or (kind == phases.SWAT and self.hands[player]):
+            return game.pick_actions, sorted(self.hands[other if kind == phases.STEAL else player])
         return game.draw_actions, self.drawable()  # a swat from the draw pile once the hand is empty (LUNGO-52)
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
@@ -259,7 +259,7 @@ class LungoState(State):
         jobs = self.jobs
         if not jobs:
             return False
-        if jobs[0][0] in rules.DRAW_JOBS:  # the commonest: a card of the pile
+        if jobs[0][0] in phases.DRAW_JOBS:  # the commonest: a card of the pile
             table: Sequence[Action] = self.game.draw_actions
             pool: Sequence[int] = self.drawable()
         else:
@@ -278,30 +278,30 @@ class LungoState(State):
         # The commonest actions are tested first: draws, then words (pass, end turn). Their exact type is
         # compared (a plain identity test; isinstance would be a call apiece).
         if type(action) is DrawCard:
-            rules.apply_draw(self, action.index)  # a draw's index is its card's
+            flow.apply_draw(self, action.index)  # a draw's index is its card's
         elif type(action) is Word:
             self._apply_word(action.text, player)
         elif type(action) is Play:
             card = game.index_of[action.card]
-            if self.phase == rules.RESPONSE:
-                rules.respond(self, player, card)
+            if self.phase == phases.RESPONSE:
+                flow.respond(self, player, card)
             else:
-                rules.play_card(self, player, card)
+                flow.play_card(self, player, card)
         elif type(action) is Target:
-            rules.choose_target(self, player, action.seat)
+            flow.choose_target(self, player, action.seat)
         elif type(action) is PickCard:
-            rules.apply_pick(self, game.index_of[action.card])
+            flow.apply_pick(self, game.index_of[action.card])
         elif type(action) is Commit:
-            rules.commit(self, player, game.index_of[action.card])
+            battles.commit(self, player, game.index_of[action.card])
         elif type(action) is Roll:
-            rules.apply_roll(self, action.pips)
+            flow.apply_roll(self, action.pips)
         elif type(action) is DealGoal:
             self._deal_goal(game.goal_index[action.goal])
         elif type(action) is Boost:
-            rules.boost(self, player, game.index_of[action.card])
+            battles.boost(self, player, game.index_of[action.card])
         elif type(action) is TopCard:
-            rules.show_top(self, action.battle)
-        rules.settle(self)
+            flow.show_top(self, action.battle)
+        flow.settle(self)
 
     def _deal_goal(self, goal: int) -> None:
         _, player, _ = self.jobs.pop(0)
@@ -313,27 +313,27 @@ class LungoState(State):
     def _apply_word(self, word: str, player: int) -> None:
         phase = self.phase
         if word == "pass":
-            if phase == rules.TOKEN_MOMENT:
-                rules.pass_token_moment(self, player)
-            elif phase == rules.RESPONSE:
-                rules.decline_response(self, player)
+            if phase == phases.TOKEN_MOMENT:
+                flow.pass_token_moment(self, player)
+            elif phase == phases.RESPONSE:
+                flow.decline_response(self, player)
             else:  # the swat race
-                rules.let_pass(self, player)
+                battles.let_pass(self, player)
         elif word == "end turn":
             self._log_later(events.ended_turn, player)
-            rules.end_turn(self)
+            flow.end_turn(self)
         elif word == "grab token":
             rules.take_token(self, player)
         elif word == "done":
-            rules.choice_done(self, player)
+            battles.choice_done(self, player)
         else:
-            rules.swat(self, player)
+            battles.swat(self, player)
 
     # -- results -----------------------------------------------------------------------------
     def returns(self) -> list[float]:
         # LUNGO-60: the first taker +1, the loser -1, everyone else 0; no result at the limit.
         out = [0.0] * self.game.num_players
-        if self.phase == rules.OVER and self.takers:
+        if self.phase == phases.OVER and self.takers:
             out[self.takers[0]] = 1.0
             out[self.loser] = -1.0
         return out
@@ -350,7 +350,7 @@ class LungoState(State):
     def observation(self, player: int | None) -> JSON:
         game = self.game
         n = game.num_players
-        revealed = self.phase != rules.CHOOSE  # LUNGO-39, LUNGO-42: face down until all have chosen
+        revealed = self.phase != phases.CHOOSE  # LUNGO-39, LUNGO-42: face down until all have chosen
         choices: list[Any] = []
         for p in range(n):
             cards = self.choices[p]
@@ -364,7 +364,7 @@ class LungoState(State):
             "active_player": self.active, "turn": self.turns, "turn_limit": game.options.turn_limit,
             "draw_pile": len(self.pile),
             # LUNGO-12: whether the top card's back shows a battle card (None: no back shown)
-            "battle_on_top": None if self.top == rules.UNSEEN else self.top == rules.BATTLE,
+            "battle_on_top": None if self.top == phases.UNSEEN else self.top == phases.BATTLE,
             "discard": [card_view(game, c) for c in self.discard],
             "hand_sizes": [len(h) for h in self.hands],
             "hand": None if player is None else [card_view(game, c) for c in sorted(self.hands[player])],
@@ -381,7 +381,7 @@ class LungoState(State):
                 "rolls": list(self.rolls), "rolling": list(self.rollers),
                 "central_pile": [card_view(game, c) for c in self.central],
                 "in_swat": list(self.in_swat), "placer": None if self.placer < 0 else self.placer},
-            "returns": self.returns() if self.phase == rules.OVER else None,
+            "returns": self.returns() if self.phase == phases.OVER else None,
         }
 
     def _token_view(self, player: int | None) -> JSON:
@@ -397,7 +397,7 @@ class LungoState(State):
         """Resample what `player` cannot see: other hands, face-down battle cards, the pile, other goals."""
         other = self.clone()
         n = self.game.num_players
-        hidden_choices = self.phase == rules.CHOOSE
+        hidden_choices = self.phase == phases.CHOOSE
         others = [p for p in range(n) if p != player]
         # Battle cards are never held, so they stay in the pile, which keeps the top card's back true (LUNGO-12).
         battle = self.game.is_battle
@@ -480,7 +480,7 @@ class LungoState(State):
             "in_front": [cards(f) for f in self.afflictions],
             "takers": list(self.takers), "unnoticed": self.unnoticed, "passed": list(self.passed),
             "offered": list(self.offered), "resume": self.resume,
-            "jobs": [[rules.JOB_NAMES[k], p, o] for k, p, o in self.jobs],
+            "jobs": [[phases.JOB_NAMES[k], p, o] for k, p, o in self.jobs],
             "choices": [cards(c) for c in self.choices], "chosen": list(self.chosen),
             "order": list(self.order), "rolls": list(self.rolls), "rollers": list(self.rollers),
             "central": cards(self.central), "in_swat": list(self.in_swat),
@@ -491,8 +491,8 @@ class LungoState(State):
         state = cls(game, seed)
         n = game.num_players
         phase = raw["phase"]
-        if phase not in rules.PHASES:
-            raise StateFormatError(f"'phase' must be one of {', '.join(rules.PHASES)}, not {phase!r}")
+        if phase not in phases.PHASES:
+            raise StateFormatError(f"'phase' must be one of {', '.join(phases.PHASES)}, not {phase!r}")
         state.phase = phase
         for key in INT_FIELDS:
             value = raw[key]
@@ -504,11 +504,11 @@ class LungoState(State):
                 raise StateFormatError(f"'{key}' must be a seat below {n}")
         seen: set[int] = set()
         state.pile = sorted(card_indices(game.index_of, raw["pile"], "pile", seen))
-        state.top = raw.get("top", rules.UNSEEN)
-        if state.top not in (rules.UNSEEN, rules.OTHER, rules.BATTLE):
+        state.top = raw.get("top", phases.UNSEEN)
+        if state.top not in (phases.UNSEEN, phases.OTHER, phases.BATTLE):
             raise StateFormatError("'top' must be -1 (no back shown), 0 (the top card is no battle card) or 1 (a "
                                    f"battle card), not {state.top!r}")
-        if state.top != rules.UNSEEN and not state.drawable():
+        if state.top != phases.UNSEEN and not state.drawable():
             raise StateFormatError(f"'top' says the top card is {'a' if state.top else 'no'} battle card, but the "
                                    "draw pile holds none such")
         state.discard = card_indices(game.index_of, raw["discard"], "discard", seen)
@@ -535,9 +535,9 @@ class LungoState(State):
         if len(state.offered) != n:
             raise StateFormatError(f"'offered' must be a list of {n} entries, one per player")
         state.resume = raw.get("resume", "")
-        if state.resume not in ("", rules.TURN_ENDS, *rules.OFFERING_PHASES):
-            raise StateFormatError(f"'resume' must be empty, {rules.TURN_ENDS!r} or one of "
-                                   f"{', '.join(sorted(rules.OFFERING_PHASES))}, not {state.resume!r}")
+        if state.resume not in ("", phases.TURN_ENDS, *phases.OFFERING_PHASES):
+            raise StateFormatError(f"'resume' must be empty, {phases.TURN_ENDS!r} or one of "
+                                   f"{', '.join(sorted(phases.OFFERING_PHASES))}, not {state.resume!r}")
         state.chosen = [bool(b) for b in _list(raw, "chosen", n)]
         state.in_swat = [bool(b) for b in _list(raw, "in_swat", n)]
         state.rolls = [int(r) for r in _list(raw, "rolls", n)]
@@ -545,10 +545,10 @@ class LungoState(State):
         state.rollers = [_seat(p, n, "rollers") for p in raw["rollers"]]
         jobs = []
         for job in raw["jobs"]:
-            if not isinstance(job, list) or len(job) != 3 or job[0] not in rules.JOB_NAMES:
+            if not isinstance(job, list) or len(job) != 3 or job[0] not in phases.JOB_NAMES:
                 raise StateFormatError(f"a job is [kind, player, other] with kind one of "
-                                       f"{', '.join(rules.JOB_NAMES)}; got {job!r}")
-            jobs.append((rules.JOB_NAMES.index(job[0]), _seat(job[1], n, "jobs"), _seat(job[2], n, "jobs")))
+                                       f"{', '.join(phases.JOB_NAMES)}; got {job!r}")
+            jobs.append((phases.JOB_NAMES.index(job[0]), _seat(job[1], n, "jobs"), _seat(job[2], n, "jobs")))
         state.jobs = jobs
         return state
 

@@ -25,16 +25,16 @@ from bestiary.core.tensors import (
     seat_positions,
     split_layout,
 )
-from bestiary.games.lungo import rules
+from bestiary.games.lungo import phases, rules
 
 if TYPE_CHECKING:
     from bestiary.games.lungo.game import CreaturesOfLungo
     from bestiary.games.lungo.state import LungoState
 
 # The tensor's own orders, fixed so that a trained policy keeps its meaning if the state's order changes.
-PHASES = (rules.SETUP, rules.TURN_DRAW, rules.PLAY, rules.TARGET, rules.RESPONSE, rules.CHOOSE, rules.FIGHT,
-          rules.DICE, rules.SWAT_PLACE, rules.SWAT_RACE, rules.WINNINGS_DRAW, rules.TOKEN_MOMENT, rules.TOKEN_RACE,
-          rules.OVER)
+PHASES = (phases.SETUP, phases.TURN_DRAW, phases.PLAY, phases.TARGET, phases.RESPONSE, phases.CHOOSE,
+          phases.FIGHT, phases.DICE, phases.SWAT_PLACE, phases.SWAT_RACE, phases.WINNINGS_DRAW, phases.TOKEN_MOMENT,
+          phases.TOKEN_RACE, phases.OVER)
 SEAT_ROLES = ("active_player", "to_act", "token_taker", "loser", "target", "drawer", "champion", "placer",
               "rolling", "in_swat")
 SEAT_NUMBERS = ("hand_size", "battle_order", "roll", "face_down_choices", "has_chosen")
@@ -169,7 +169,7 @@ def observe(state: LungoState, viewer: int) -> np.ndarray:
     o[at] = state.turns / t.turn_limit
     o[at + 1] = len(state.pile) / t.cards
     o[at + 2] = state.tokens / (players - 1)
-    if state.top == rules.BATTLE:  # LUNGO-12: the top card's back
+    if state.top == phases.BATTLE:  # LUNGO-12: the top card's back
         o[at + 3] = 1.0
     goal = state.goals[viewer]
     if goal >= 0:
@@ -223,7 +223,7 @@ def observe(state: LungoState, viewer: int) -> np.ndarray:
             o[row[seat]] = (position + 1) / players
         swat, rolls = roles[9][viewer], numbers[2][viewer]
         face_down, has_chosen, chosen = numbers[3][viewer], numbers[4][viewer], t.chosen[viewer]
-        revealed = state.phase != rules.CHOOSE  # LUNGO-39: face down until all have chosen
+        revealed = state.phase != phases.CHOOSE  # LUNGO-39: face down until all have chosen
         for seat in range(players):
             if state.in_swat[seat]:
                 o[swat[seat]] = 1.0

@@ -1,0 +1,34 @@
+"""Creatures of Lungo's phases of play and its chance jobs: the words that the state, the flow of play, the
+battles and the rules share."""
+
+from __future__ import annotations
+
+SETUP = "setup"
+TURN_DRAW = "turn-draw"
+PLAY = "play"
+TARGET = "target"
+RESPONSE = "response"
+CHOOSE = "battle-choose"
+FIGHT = "battle-fight"
+DICE = "dice-battle"
+SWAT_PLACE = "swat-place"
+SWAT_RACE = "swat-race"
+WINNINGS_DRAW = "battle-winnings"
+TOKEN_MOMENT = "token-moment"
+TOKEN_RACE = "token-race"
+OVER = "over"
+PHASES = (SETUP, TURN_DRAW, PLAY, TARGET, RESPONSE, CHOOSE, FIGHT, DICE, SWAT_PLACE, SWAT_RACE, WINNINGS_DRAW,
+          TOKEN_MOMENT, TOKEN_RACE, OVER)
+RACE_PHASES = frozenset({SWAT_RACE, TOKEN_MOMENT, TOKEN_RACE})
+SIMULTANEOUS_PHASES = RACE_PHASES | {CHOOSE}
+SELF_ADVANCING = frozenset({SETUP, TURN_DRAW, FIGHT, DICE, WINNINGS_DRAW})  # phases that move on once no job is due
+# LUNGO-56: the phases whose one decider is offered a grab among their actions, and in which a token moment
+# opens for the others when their goals are met (option token_moment="eligible")
+OFFERING_PHASES = frozenset({PLAY, TARGET, RESPONSE})
+TURN_ENDS = "turn-ends"  # a token moment's `resume` when it came in as a turn ended
+
+# Pending chance jobs: (kind, player, other player or 0).
+GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL, TOP = range(9)
+JOB_NAMES = ("goal", "deal", "draw", "turn-draw", "steal", "discard", "swat", "roll", "top")
+UNSEEN, OTHER, BATTLE = -1, 0, 1  # the back of the draw pile's top card (LUNGO-12): not yet shown, or what it shows
+DRAW_JOBS = frozenset({DEAL, DRAW, TURN_DRAW_JOB})  # the jobs that take a card from the draw pile
