@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from bestiary.games.lungo import events
 from bestiary.games.lungo.cards import BATTLE_RULES, WINNINGS
-from bestiary.games.lungo.phases import CHOOSE, DICE, FIGHT, ROLL, SWAT, SWAT_PLACE, SWAT_RACE, WINNINGS_DRAW
+from bestiary.games.lungo.phases import CHOOSE, DICE, FIGHT, ROLL, SWAT, SWAT_PLACE, SWAT_RACE, WINNINGS_DRAW, Job
 
 if TYPE_CHECKING:
     from bestiary.games.lungo.state import LungoState
@@ -188,7 +188,7 @@ def continue_fight(state: LungoState) -> None:
 
 def roll_off(state: LungoState, a: int, b: int) -> None:
     state.rollers = [a, b]
-    state.jobs.extend([(ROLL, a, 0), (ROLL, b, 0)])
+    state.jobs.extend([Job(ROLL, a), Job(ROLL, b)])
 
 
 def advance(state: LungoState, winner: int) -> None:
@@ -213,7 +213,7 @@ def dice_battle(state: LungoState, decides: str) -> None:
         raise ValueError(f"dice-battle: decides must be 'highest' or 'lowest', not '{decides}'")
     state.phase = DICE
     state.rollers = participants_from(state, state.drawer)
-    state.jobs.extend((ROLL, p, 0) for p in state.rollers)
+    state.jobs.extend(Job(ROLL, p) for p in state.rollers)
 
 
 def settle_dice(state: LungoState) -> None:
@@ -225,7 +225,7 @@ def settle_dice(state: LungoState) -> None:
     if len(tied) > 1:
         state._log_later(events.dice_tie, tuple(tied), best)
         state.rollers = tied
-        state.jobs.extend((ROLL, p, 0) for p in tied)
+        state.jobs.extend(Job(ROLL, p) for p in tied)
         return
     state.rollers = []
     if battle_param(state, "decides") == "lowest":
@@ -244,7 +244,7 @@ def insect_swat(state: LungoState) -> None:
     state.central = []
     state.placer = state.drawer
     state.misses = 0
-    state.jobs.append((SWAT, state.placer, 0))
+    state.jobs.append(Job(SWAT, state.placer))
 
 
 def place_on_central_pile(state: LungoState, player: int, card: int) -> None:
@@ -264,7 +264,7 @@ def next_swat_card(state: LungoState) -> None:
         candidate = (state.placer + step) % n
         if state.in_swat[candidate]:
             state.placer = candidate
-            state.jobs.append((SWAT, candidate, 0))
+            state.jobs.append(Job(SWAT, candidate))
             return
     end_swat_without_winner(state)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from bestiary.games.lungo import events
 from bestiary.games.lungo.cards import ACTION_EFFECTS, WINNINGS
-from bestiary.games.lungo.phases import DISCARD, DRAW, PLAY, STEAL
+from bestiary.games.lungo.phases import DISCARD, DRAW, PLAY, STEAL, Job
 
 if TYPE_CHECKING:
     from bestiary.games.lungo.state import LungoState
@@ -15,17 +15,17 @@ if TYPE_CHECKING:
 # -- action card effects (LUNGO-63) -------------------------------------------------------------------
 @ACTION_EFFECTS.register("draw", count=int)
 def effect_draw(state: LungoState, player: int, target: int, count: int) -> None:
-    state.jobs.extend((DRAW, player, 0) for _ in range(count))
+    state.jobs.extend(Job(DRAW, player) for _ in range(count))
 
 
 @ACTION_EFFECTS.register("steal")
 def effect_steal(state: LungoState, player: int, target: int) -> None:
-    state.jobs.append((STEAL, player, target))
+    state.jobs.append(Job(STEAL, player, target))
 
 
 @ACTION_EFFECTS.register("discard-random")
 def effect_discard_random(state: LungoState, player: int, target: int) -> None:
-    state.jobs.append((DISCARD, target, 0))
+    state.jobs.append(Job(DISCARD, target))
 
 
 @ACTION_EFFECTS.register("swap-hands")
@@ -78,19 +78,19 @@ def take_played(state: LungoState, winner: int, which: str, draw: int) -> None:
     state.hands[winner].extend(taken)
     if taken:
         state._log_later(events.took_played, game, winner, tuple(taken))
-    state.jobs.extend((DRAW, winner, 0) for _ in range(draw))
+    state.jobs.extend(Job(DRAW, winner) for _ in range(draw))
 
 
 @WINNINGS.register("draw", count=int)
 def winnings_draw(state: LungoState, winner: int, count: int) -> None:
     state._log_later(events.winnings_drawn, winner, count)
-    state.jobs.extend((DRAW, winner, 0) for _ in range(count))
+    state.jobs.extend(Job(DRAW, winner) for _ in range(count))
 
 
 @WINNINGS.register("lose-random", count=int)
 def lose_random(state: LungoState, loser: int, count: int) -> None:
     state._log_later(events.lost_random, loser, count)
-    state.jobs.extend((DISCARD, loser, 0) for _ in range(count))
+    state.jobs.extend(Job(DISCARD, loser) for _ in range(count))
 
 
 @WINNINGS.register("take-pile")

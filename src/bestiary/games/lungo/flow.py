@@ -34,6 +34,7 @@ from bestiary.games.lungo.phases import (
     TURN_DRAW_JOB,
     TURN_ENDS,
     UNSEEN,
+    Job,
 )
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ TARGETED = frozenset({"steal", "swap-hands", "discard-random", "pass-affliction"
 def deal(state: LungoState) -> None:
     # LUNGO-22: a secret goal card each; LUNGO-24: then three cards each.
     n = state.game.num_players
-    state.jobs = [(GOAL, p, 0) for p in range(n)] + [(DEAL, p, 0) for p in range(n) for _ in range(3)]
+    state.jobs = [Job(GOAL, p) for p in range(n)] + [Job(DEAL, p) for p in range(n) for _ in range(3)]
     state.phase = SETUP
 
 
@@ -63,7 +64,7 @@ def refill_pile(state: LungoState) -> None:
         state._log_later(events.pile_refilled)
 
 
-def job_possible(state: LungoState, job: tuple[int, int, int]) -> bool:
+def job_possible(state: LungoState, job: Job) -> bool:
     kind, player, other = job
     if kind in DRAW_JOBS:
         if not state.pile:
@@ -94,13 +95,13 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
         state.top = UNSEEN
         state._log_later(events.battle_shuffled_back, game, player, card,
                          ("LUNGO-25",) if job == DEAL else ("LUNGO-66",))
-        state.jobs.insert(0, (job, player, 0))
+        state.jobs.insert(0, Job(job, player))
         return
     if game.kinds[card] == "slime":
         state.afflictions[player].append(card)
         state._log_later(events.slimed, player, ("LUNGO-27",) if job == DEAL else ("LUNGO-27", "LUNGO-66"))
         if job == DEAL:
-            state.jobs.insert(0, (DEAL, player, 0))
+            state.jobs.insert(0, Job(DEAL, player))
         return
     state.hands[player].append(card)
     state._log_later(events.drew, player, DRAW_RULES[job])
@@ -141,7 +142,7 @@ def show_back(state: LungoState) -> bool:
     node, TOP, put first); whether it was due."""
     if state.top != UNSEEN or not state.pile or not state.game.battle_backs_shown:
         return False
-    state.jobs.insert(0, (TOP, 0, 0))
+    state.jobs.insert(0, Job(TOP, 0))
     return True
 
 
@@ -164,7 +165,7 @@ def turn_draw(state: LungoState, player: int, card: int) -> None:
 def forage_battle(state: LungoState, player: int, card: int) -> None:
     # LUNGO-35, LUNGO-66: a battle card drawn by an action card in your turn is played at once, not held;
     # the battle counts as your turn, so the card's draws still to come are not made.
-    state.jobs = [job for job in state.jobs if job[0] != DRAW]
+    state.jobs = [job for job in state.jobs if job.kind != DRAW]
     battles.start_battle(state, player, card)
 
 
@@ -203,7 +204,7 @@ def start_turn(state: LungoState) -> None:
     state.turns += 1
     state.phase = TURN_DRAW
     state._log_later(events.turn_started, state.turns, state.active)
-    state.jobs.append((TURN_DRAW_JOB, state.active, 0))
+    state.jobs.append(Job(TURN_DRAW_JOB, state.active))
 
 
 def play_card(state: LungoState, player: int, card: int) -> None:
@@ -311,7 +312,7 @@ def settle(state: LungoState) -> None:
     """Drop chance jobs that cannot happen, and move the game on while no decision or chance is due."""
     while True:
         while state.jobs and not job_possible(state, state.jobs[0]):
-            if state.jobs.pop(0)[0] == SWAT:
+            if state.jobs.pop(0).kind == SWAT:
                 battles.missed_placement(state)
         if state.jobs:
             kind, player, _ = state.jobs[0]

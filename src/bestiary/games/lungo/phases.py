@@ -3,6 +3,8 @@ battles and the rules share."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 SETUP = "setup"
 TURN_DRAW = "turn-draw"
 PLAY = "play"
@@ -27,8 +29,16 @@ SELF_ADVANCING = frozenset({SETUP, TURN_DRAW, FIGHT, DICE, WINNINGS_DRAW})  # ph
 OFFERING_PHASES = frozenset({PLAY, TARGET, RESPONSE})
 TURN_ENDS = "turn-ends"  # a token moment's `resume` when it came in as a turn ended
 
-# Pending chance jobs: (kind, player, other player or 0).
+# The kinds of chance job.
 GOAL, DEAL, DRAW, TURN_DRAW_JOB, STEAL, DISCARD, SWAT, ROLL, TOP = range(9)
 JOB_NAMES = ("goal", "deal", "draw", "turn-draw", "steal", "discard", "swat", "roll", "top")
 UNSEEN, OTHER, BATTLE = -1, 0, 1  # the back of the draw pile's top card (LUNGO-12): not yet shown, or what it shows
 DRAW_JOBS = frozenset({DEAL, DRAW, TURN_DRAW_JOB})  # the jobs that take a card from the draw pile
+
+
+class Job(NamedTuple):
+    """A chance job due: a card dealt, drawn or picked, a die rolled, the top card's back shown."""
+
+    kind: int  # one of GOAL to TOP
+    player: int  # whom it is for
+    other: int = 0  # the other player it involves (whom a card is stolen from), else 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +12,7 @@ import numpy as np
 
 from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
+from bestiary.core.fields import FieldReader, StateFields, read_fields, state_field
 from bestiary.core.state_format import card_indices
 from bestiary.games.lungo import battles, events, flow, phases, rules, tensor
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
@@ -20,9 +21,6 @@ from bestiary.games.lungo.view import card_view
 if TYPE_CHECKING:
     from bestiary.games.lungo.game import CreaturesOfLungo
 
-INT_FIELDS = ("active", "turns", "tokens", "loser", "target", "drawer", "champion", "position", "placer",
-              "misses")
-CARD_FIELDS = ("pending", "battle")  # a card id, or null
 # The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
 PHASE_RULES = {phases.SETUP: ("LUNGO-22", "LUNGO-24"), phases.TURN_DRAW: ("LUNGO-30",),
                phases.PLAY: ("LUNGO-30", "LUNGO-31"), phases.TARGET: ("LUNGO-63",), phases.RESPONSE: ("LUNGO-72",),
@@ -33,45 +31,179 @@ PHASE_RULES = {phases.SETUP: ("LUNGO-22", "LUNGO-24"), phases.TURN_DRAW: ("LUNGO
 CARD_RULES: dict[type, tuple[str, ...]] = {Play: ("LUNGO-31",), Commit: ("LUNGO-39",), Boost: ("LUNGO-40",)}
 
 
-class LungoState(State):
+def _cards(state: LungoState, cards: list[int]) -> list[str]:
+    return [state.game.ids[c] for c in cards]
+
+
+def _card_lists(state: LungoState, lists: list[list[int]]) -> list[list[str]]:
+    return [_cards(state, cards) for cards in lists]
+
+
+def _optional_card(state: LungoState, card: int) -> str | None:
+    return None if card < 0 else state.game.ids[card]
+
+
+def _number(reader: FieldReader, key: str) -> int:
+    value = reader.raw[key]
+    if not isinstance(value, int) or isinstance(value, bool) or value < -1:
+        raise StateFormatError(f"'{key}' must be an integer (-1 for none), not {value!r}")
+    return value
+
+
+def _seat_or_none(reader: FieldReader, key: str) -> int:
+    value = _number(reader, key)
+    if value >= reader.players:
+        raise StateFormatError(f"'{key}' must be a seat below {reader.players}")
+    return value
+
+
+def _read_card(reader: FieldReader, key: str) -> int:
+    value = reader.raw[key]
+    return -1 if value is None else card_indices(reader.game.index_of, [value], key, reader.seen)[0]
+
+
+def _read_cards(reader: FieldReader, key: str) -> list[int]:
+    return card_indices(reader.game.index_of, reader.raw[key], key, reader.seen)
+
+
+def _read_card_lists(reader: FieldReader, key: str) -> list[list[int]]:
+    return _per_player(reader.raw, key, reader.players,
+                       lambda ids, where: card_indices(reader.game.index_of, ids, where, reader.seen))
+
+
+def _read_phase(reader: FieldReader, key: str) -> str:
+    phase = reader.raw[key]
+    if phase not in phases.PHASES:
+        raise StateFormatError(f"'phase' must be one of {', '.join(phases.PHASES)}, not {phase!r}")
+    return str(phase)
+
+
+def _read_top(reader: FieldReader, key: str) -> int:
+    top = reader.raw.get(key, phases.UNSEEN)
+    if top not in (phases.UNSEEN, phases.OTHER, phases.BATTLE):
+        raise StateFormatError("'top' must be -1 (no back shown), 0 (the top card is no battle card) or 1 (a "
+                               f"battle card), not {top!r}")
+    pile = reader.state.pile
+    if top != phases.UNSEEN and not any(reader.game.is_battle[c] == top for c in pile):
+        raise StateFormatError(f"'top' says the top card is {'a' if top else 'no'} battle card, but the "
+                               "draw pile holds none such")
+    return int(top)
+
+
+def _read_goals(reader: FieldReader, key: str) -> list[int]:
+    goals = _list(reader.raw, key, reader.players)
+    seen: set[int] = set()
+    return [-1 if g is None else _goal(reader.game, g, seen) for g in goals]
+
+
+def _read_spare_goals(reader: FieldReader, key: str) -> list[int]:
+    seen = {g for g in reader.state.goals if g >= 0}
+    return sorted(_goal(reader.game, g, seen) for g in reader.raw[key])
+
+
+def _read_seats(reader: FieldReader, key: str) -> list[int]:
+    return [_seat(p, reader.players, key) for p in reader.raw[key]]
+
+
+def _read_unnoticed(reader: FieldReader, key: str) -> int:
+    value = reader.raw.get(key, -1)
+    return -1 if value == -1 else _seat(value, reader.players, key)
+
+
+def _read_flags(reader: FieldReader, key: str) -> list[bool]:
+    return [bool(b) for b in _list(reader.raw, key, reader.players)]
+
+
+def _read_offered(reader: FieldReader, key: str) -> list[bool]:
+    n = reader.players
+    offered = [bool(b) for b in reader.raw[key]] if key in reader.raw else [False] * n
+    if len(offered) != n:
+        raise StateFormatError(f"'offered' must be a list of {n} entries, one per player")
+    return offered
+
+
+def _read_resume(reader: FieldReader, key: str) -> str:
+    resume = reader.raw.get(key, "")
+    if resume not in ("", phases.TURN_ENDS, *phases.OFFERING_PHASES):
+        raise StateFormatError(f"'resume' must be empty, {phases.TURN_ENDS!r} or one of "
+                               f"{', '.join(sorted(phases.OFFERING_PHASES))}, not {resume!r}")
+    return str(resume)
+
+
+def _write_jobs(state: LungoState, jobs: list[phases.Job]) -> list[list[Any]]:
+    return [[phases.JOB_NAMES[job.kind], job.player, job.other] for job in jobs]
+
+
+def _read_jobs(reader: FieldReader, key: str) -> list[phases.Job]:
+    n, jobs = reader.players, []
+    for job in reader.raw[key]:
+        if not isinstance(job, list) or len(job) != 3 or job[0] not in phases.JOB_NAMES:
+            raise StateFormatError(f"a job is [kind, player, other] with kind one of "
+                                   f"{', '.join(phases.JOB_NAMES)}; got {job!r}")
+        jobs.append(phases.Job(phases.JOB_NAMES.index(job[0]), _seat(job[1], n, "jobs"), _seat(job[2], n, "jobs")))
+    return jobs
+
+
+def _read_rolls(reader: FieldReader, key: str) -> list[int]:
+    return [int(r) for r in _list(reader.raw, key, reader.players)]
+
+
+def _per_seat(value: Any) -> Callable[[LungoState], list[Any]]:
+    return lambda state: [value] * state.game.num_players
+
+
+def _empty_per_seat(state: LungoState) -> list[list[int]]:
+    return [[] for _ in range(state.game.num_players)]
+
+
+def _empty(state: LungoState) -> list[Any]:
+    return []
+
+
+class LungoState(StateFields, State):
     game: CreaturesOfLungo
 
-    def __init__(self, game: CreaturesOfLungo, seed: int | None) -> None:
-        super().__init__(game, seed)
-        n = game.num_players
-        self.phase = phases.SETUP
-        self.active = game.options.first_player
-        self.turns = 0
-        self.pile: list[int] = list(range(len(game.cards)))  # LUNGO-23, LUNGO-58: unordered
-        self.top = phases.UNSEEN  # LUNGO-12: what the top card's back shows
-        self.discard: list[int] = []
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.goals: list[int] = [-1] * n
-        self.spare_goals: list[int] = list(range(len(game.goal_cards)))
-        self.afflictions: list[list[int]] = [[] for _ in range(n)]
-        self.tokens = n - 1  # LUNGO-19
-        self.takers: list[int] = []
-        self.unnoticed = -1  # the first taker, while a discreet grab goes unnoticed (LUNGO-57)
-        self.loser = -1
-        self.passed: list[bool] = [False] * n
-        self.offered: list[bool] = [False] * n  # LUNGO-56: eligible players already offered a grab
-        self.resume = ""  # the phase a token moment that came in at once goes back to (LUNGO-56)
-        self.jobs: list[tuple[int, int, int]] = []
-        self.pending = -1  # the card being played
-        self.target = -1
-        self.battle = -1
-        self.drawer = -1
-        self.choices: list[list[int]] = [[] for _ in range(n)]
-        self.chosen: list[bool] = [False] * n
-        self.order: list[int] = []
-        self.champion = -1
-        self.position = 0
-        self.rolls: list[int] = [0] * n
-        self.rollers: list[int] = []
-        self.central: list[int] = []
-        self.in_swat: list[bool] = [False] * n
-        self.placer = -1
-        self.misses = 0
+    phase: str = state_field(phases.SETUP, read=_read_phase)
+    active: int = state_field(lambda state: state.game.options.first_player, read=_seat_or_none)
+    turns: int = state_field(0, read=_number)
+    tokens: int = state_field(lambda state: state.game.num_players - 1, read=_number)  # LUNGO-19
+    loser: int = state_field(-1, read=_seat_or_none)
+    target: int = state_field(-1, read=_seat_or_none)
+    drawer: int = state_field(-1, read=_seat_or_none)
+    champion: int = state_field(-1, read=_seat_or_none)
+    position: int = state_field(0, read=_number)
+    placer: int = state_field(-1, read=_seat_or_none)
+    misses: int = state_field(0, read=_number)
+    pending: int = state_field(-1, write=_optional_card, read=_read_card)  # the card being played
+    battle: int = state_field(-1, write=_optional_card, read=_read_card)
+    # LUNGO-23, LUNGO-58: unordered, so kept sorted.
+    pile: list[int] = state_field(lambda state: list(range(len(state.game.cards))), write=_cards,
+                                  read=lambda reader, key: sorted(_read_cards(reader, key)))
+    top: int = state_field(phases.UNSEEN, read=_read_top)  # LUNGO-12: what the top card's back shows
+    discard: list[int] = state_field(_empty, write=_cards, read=_read_cards)
+    hands: list[list[int]] = state_field(_empty_per_seat, write=_card_lists, read=_read_card_lists)
+    goals: list[int] = state_field(_per_seat(-1), write=lambda state, goals: [
+        None if g < 0 else state.game.goal_ids[g] for g in goals], read=_read_goals)
+    spare_goals: list[int] = state_field(lambda state: list(range(len(state.game.goal_cards))), write=lambda state,
+                                         spare: sorted(state.game.goal_ids[g] for g in spare), read=_read_spare_goals)
+    afflictions: list[list[int]] = state_field(_empty_per_seat, key="in_front", write=_card_lists,
+                                               read=_read_card_lists)
+    takers: list[int] = state_field(_empty, read=_read_seats)
+    # The first taker, while a discreet grab goes unnoticed (LUNGO-57).
+    unnoticed: int = state_field(-1, read=_read_unnoticed)
+    passed: list[bool] = state_field(_per_seat(False), read=_read_flags)
+    # LUNGO-56: eligible players already offered a grab.
+    offered: list[bool] = state_field(_per_seat(False), read=_read_offered)
+    # The phase a token moment that came in at once goes back to (LUNGO-56).
+    resume: str = state_field("", read=_read_resume)
+    jobs: list[phases.Job] = state_field(_empty, write=_write_jobs, read=_read_jobs)
+    choices: list[list[int]] = state_field(_empty_per_seat, write=_card_lists, read=_read_card_lists)
+    chosen: list[bool] = state_field(_per_seat(False), read=_read_flags)
+    order: list[int] = state_field(_empty, read=_read_seats)
+    rolls: list[int] = state_field(_per_seat(0), read=_read_rolls)
+    rollers: list[int] = state_field(_empty, read=_read_seats)
+    central: list[int] = state_field(_empty, write=_cards, read=_read_cards)
+    in_swat: list[bool] = state_field(_per_seat(False), read=_read_flags)
 
     # -- whose move --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -205,13 +337,13 @@ class LungoState(State):
         jobs = self.jobs
         if not jobs:
             return []
-        if jobs[0][0] in phases.DRAW_JOBS:  # the commonest: a draw lists the whole pile (LUNGO-58)
+        if jobs[0].kind in phases.DRAW_JOBS:  # the commonest: a draw lists the whole pile (LUNGO-58)
             pile = self.drawable()
             if len(pile) > 1:
                 rows = self.game.draw_rows.get(len(pile)) or self.game.draw_outcomes(len(pile))
                 return list(itemgetter(*pile)(rows))  # the rows picked in one call, not one index each
             return rows_at(self.game.draw_outcomes(len(pile)), pile)
-        if jobs[0][0] == phases.TOP:  # LUNGO-12: the new top card's back
+        if jobs[0].kind == phases.TOP:  # LUNGO-12: the new top card's back
             other, battle = flow.top_odds(self)
             tops = self.game.top_actions
             return [(tops[shown], p) for shown, p in ((0, other), (1, battle)) if p > 0]
@@ -231,7 +363,7 @@ class LungoState(State):
 
     def _sample_chance_outcome(self, rng: random.Random) -> Action:
         jobs = self.jobs
-        if jobs and jobs[0][0] in phases.DRAW_JOBS and self.pile:
+        if jobs and jobs[0].kind in phases.DRAW_JOBS and self.pile:
             # LUNGO-58: every card of the pile is as likely to come; one is drawn without listing them all
             pile = self.drawable()
             return self.game.draw_actions[pile[rng.randrange(len(pile))]]
@@ -259,7 +391,7 @@ class LungoState(State):
         jobs = self.jobs
         if not jobs:
             return False
-        if jobs[0][0] in phases.DRAW_JOBS:  # the commonest: a card of the pile
+        if jobs[0].kind in phases.DRAW_JOBS:  # the commonest: a card of the pile
             table: Sequence[Action] = self.game.draw_actions
             pool: Sequence[int] = self.drawable()
         else:
@@ -427,129 +559,14 @@ class LungoState(State):
             rules.undo_unnoticed_grab(other)  # a grab `player` has not noticed may not have happened
         return other
 
-    # -- copying and (de)serialising ----------------------------------------------------------
-    def _copy_into(self, other: LungoState) -> None:
-        other.phase = self.phase
-        other.active = self.active
-        other.turns = self.turns
-        other.pile = self.pile.copy()
-        other.top = self.top
-        other.discard = self.discard.copy()
-        other.hands = [h.copy() for h in self.hands]
-        other.goals = self.goals.copy()
-        other.spare_goals = self.spare_goals.copy()
-        other.afflictions = [f.copy() for f in self.afflictions]
-        other.tokens = self.tokens
-        other.takers = self.takers.copy()
-        other.unnoticed = self.unnoticed
-        other.loser = self.loser
-        other.passed = self.passed.copy()
-        other.offered = self.offered.copy()
-        other.resume = self.resume
-        other.jobs = self.jobs.copy()
-        other.pending = self.pending
-        other.target = self.target
-        other.battle = self.battle
-        other.drawer = self.drawer
-        other.choices = [c.copy() for c in self.choices]
-        other.chosen = self.chosen.copy()
-        other.order = self.order.copy()
-        other.champion = self.champion
-        other.position = self.position
-        other.rolls = self.rolls.copy()
-        other.rollers = self.rollers.copy()
-        other.central = self.central.copy()
-        other.in_swat = self.in_swat.copy()
-        other.placer = self.placer
-        other.misses = self.misses
-
-    def _to_dict(self) -> JSON:
-        ids = self.game.ids
-        goal_ids = self.game.goal_ids
-
-        def cards(items: list[int]) -> list[str]:
-            return [ids[c] for c in items]
-
-        return {
-            "phase": self.phase, **{key: getattr(self, key) for key in INT_FIELDS},
-            **{key: None if getattr(self, key) < 0 else ids[getattr(self, key)] for key in CARD_FIELDS},
-            "pile": cards(self.pile), "top": self.top, "discard": cards(self.discard),
-            "hands": [cards(h) for h in self.hands],
-            "goals": [None if g < 0 else goal_ids[g] for g in self.goals],
-            "spare_goals": sorted(goal_ids[g] for g in self.spare_goals),
-            "in_front": [cards(f) for f in self.afflictions],
-            "takers": list(self.takers), "unnoticed": self.unnoticed, "passed": list(self.passed),
-            "offered": list(self.offered), "resume": self.resume,
-            "jobs": [[phases.JOB_NAMES[k], p, o] for k, p, o in self.jobs],
-            "choices": [cards(c) for c in self.choices], "chosen": list(self.chosen),
-            "order": list(self.order), "rolls": list(self.rolls), "rollers": list(self.rollers),
-            "central": cards(self.central), "in_swat": list(self.in_swat),
-        }
-
+    # -- (de)serialising (copying and writing come from the field declarations) ----------------------
     @classmethod
     def from_dict(cls, game: CreaturesOfLungo, raw: JSON, seed: int | None) -> LungoState:
         state = cls(game, seed)
-        n = game.num_players
-        phase = raw["phase"]
-        if phase not in phases.PHASES:
-            raise StateFormatError(f"'phase' must be one of {', '.join(phases.PHASES)}, not {phase!r}")
-        state.phase = phase
-        for key in INT_FIELDS:
-            value = raw[key]
-            if not isinstance(value, int) or isinstance(value, bool) or value < -1:
-                raise StateFormatError(f"'{key}' must be an integer (-1 for none), not {value!r}")
-            setattr(state, key, value)
-        for key in ("active", "loser", "target", "drawer", "champion", "placer"):
-            if getattr(state, key) >= n:
-                raise StateFormatError(f"'{key}' must be a seat below {n}")
-        seen: set[int] = set()
-        state.pile = sorted(card_indices(game.index_of, raw["pile"], "pile", seen))
-        state.top = raw.get("top", phases.UNSEEN)
-        if state.top not in (phases.UNSEEN, phases.OTHER, phases.BATTLE):
-            raise StateFormatError("'top' must be -1 (no back shown), 0 (the top card is no battle card) or 1 (a "
-                                   f"battle card), not {state.top!r}")
-        if state.top != phases.UNSEEN and not state.drawable():
-            raise StateFormatError(f"'top' says the top card is {'a' if state.top else 'no'} battle card, but the "
-                                   "draw pile holds none such")
-        state.discard = card_indices(game.index_of, raw["discard"], "discard", seen)
-        def cards(ids: Any, where: str) -> list[int]:
-            return card_indices(game.index_of, ids, where, seen)
-
-        state.hands = _per_player(raw, "hands", n, cards)
-        state.afflictions = _per_player(raw, "in_front", n, cards)
-        state.choices = _per_player(raw, "choices", n, cards)
-        state.central = card_indices(game.index_of, raw["central"], "central", seen)
-        for key in CARD_FIELDS:
-            value = raw[key]
-            setattr(state, key, -1 if value is None else card_indices(game.index_of, [value], key, seen)[0])
-        if len(seen) != len(game.cards):
-            missing = [game.ids[c] for c in range(len(game.cards)) if c not in seen]
+        reader = read_fields(state, raw)
+        if len(reader.seen) != len(game.cards):
+            missing = [game.ids[c] for c in range(len(game.cards)) if c not in reader.seen]
             raise StateFormatError(f"every card must be somewhere exactly once; missing: {', '.join(missing[:5])}")
-        goal_seen: set[int] = set()
-        state.goals = [-1 if g is None else _goal(game, g, goal_seen) for g in _list(raw, "goals", n)]
-        state.spare_goals = sorted(_goal(game, g, goal_seen) for g in raw["spare_goals"])
-        state.takers = [_seat(p, n, "takers") for p in raw["takers"]]
-        state.unnoticed = -1 if raw.get("unnoticed", -1) == -1 else _seat(raw["unnoticed"], n, "unnoticed")
-        state.passed = [bool(b) for b in _list(raw, "passed", n)]
-        state.offered = [bool(b) for b in raw["offered"]] if "offered" in raw else [False] * n
-        if len(state.offered) != n:
-            raise StateFormatError(f"'offered' must be a list of {n} entries, one per player")
-        state.resume = raw.get("resume", "")
-        if state.resume not in ("", phases.TURN_ENDS, *phases.OFFERING_PHASES):
-            raise StateFormatError(f"'resume' must be empty, {phases.TURN_ENDS!r} or one of "
-                                   f"{', '.join(sorted(phases.OFFERING_PHASES))}, not {state.resume!r}")
-        state.chosen = [bool(b) for b in _list(raw, "chosen", n)]
-        state.in_swat = [bool(b) for b in _list(raw, "in_swat", n)]
-        state.rolls = [int(r) for r in _list(raw, "rolls", n)]
-        state.order = [_seat(p, n, "order") for p in raw["order"]]
-        state.rollers = [_seat(p, n, "rollers") for p in raw["rollers"]]
-        jobs = []
-        for job in raw["jobs"]:
-            if not isinstance(job, list) or len(job) != 3 or job[0] not in phases.JOB_NAMES:
-                raise StateFormatError(f"a job is [kind, player, other] with kind one of "
-                                       f"{', '.join(phases.JOB_NAMES)}; got {job!r}")
-            jobs.append((phases.JOB_NAMES.index(job[0]), _seat(job[1], n, "jobs"), _seat(job[2], n, "jobs")))
-        state.jobs = jobs
         return state
 
 
@@ -570,14 +587,14 @@ def seats_without(flags: list[bool]) -> list[int]:
     return out
 
 
-def _list(raw: JSON, key: str, n: int) -> list[Any]:
+def _list(raw: Mapping[str, Any], key: str, n: int) -> list[Any]:
     value = raw[key]
     if not isinstance(value, list) or len(value) != n:
         raise StateFormatError(f"'{key}' must be a list of {n} entries, one per player")
     return value
 
 
-def _per_player(raw: JSON, key: str, n: int, read: Any) -> list[list[int]]:
+def _per_player(raw: Mapping[str, Any], key: str, n: int, read: Any) -> list[list[int]]:
     return [read(v, f"{key}[{p}]") for p, v in enumerate(_list(raw, key, n))]
 
 
