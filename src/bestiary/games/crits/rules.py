@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 # where a piece is
 RESERVE, BOARD, EQUIPPED, DROPPED, GRAVEYARD, GONE, WAITING = range(7)
 PLACES = ("reserve", "board", "equipped", "dropped", "graveyard", "gone", "waiting")
+SIDE = 16  # pieces a side, numbered side * SIDE + slot (state.py)
 
 PLACE = "place"
 FIRST_ROLL = "first-roll"

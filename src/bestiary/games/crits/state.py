@@ -18,14 +18,13 @@ import numpy as np
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
 from bestiary.core.state_format import integer, pick
-from bestiary.games.crits import rules, tensor
-from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
-from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE
+from bestiary.games.crits import flow, rules, tensor
+from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Split, Use
+from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE, SIDE
 
 if TYPE_CHECKING:
     from bestiary.games.crits.game import CritsCreatures
 
-SIDE = 16
 # The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
 PHASE_RULES = {rules.PLACE: ("CRITS-44",), rules.FIRST_ROLL: ("CRITS-45",), rules.TURN: ("CRITS-5",),
                rules.AIM: ("CRITS-62",), rules.TARGET: ("CRITS-52",), rules.RAISE: ("CRITS-28",),
@@ -38,8 +37,6 @@ ACTION_RULES: dict[type, tuple[str, ...]] = {
     DropCrown: ("CRITS-40",)}
 WORD_RULES = {"end turn": ("CRITS-5",), "counter": ("CRITS-11",), "no counter": ("CRITS-11",),
               "pass": ("CRITS-52",)}
-# The rule of each activated effect a piece may use (CRITS-26 to CRITS-28).
-EFFECT_RULES = {"kill": ("CRITS-27",), "sacrifice": ("CRITS-26",), "necro": ("CRITS-28",)}
 
 
 class CritsState(State):
@@ -270,114 +267,8 @@ class CritsState(State):
 
     def _legal_actions(self, player: int) -> Sequence[Action]:
         if self._legal is None:
-            self._legal = self._compute_legal()
+            self._legal = flow.legal_actions(self)
         return self._legal
-
-    def _compute_legal(self) -> list[Action]:
-        game = self.game
-        phase = self.phase
-        if phase == rules.TURN:
-            return self._turn_actions()
-        if phase == rules.PLACE:
-            return [game.aim_actions[t] for t in game.start_zone[self.player] if self.board[t] < 0]
-        if phase == rules.AIM:
-            splitter = self.current[0]
-            return [game.aim_actions[t] for t in rules.attack_tiles(self, splitter)]
-        if phase == rules.COUNTER:
-            return [game.words["counter"], game.words["no counter"]]
-        if phase == rules.RESPOND:
-            return [*self._effect_actions(self.actor), game.words["pass"]]
-        if phase == rules.RAISE:
-            cards = sorted({self.card[p] for p in self.graveyard(self.actor)})
-            return [game.raise_actions[c] for c in cards]
-        if phase == rules.TARGET:
-            return [game.aim_actions[t] for t in self._target_tiles()]
-        return []
-
-    def _target_tiles(self) -> list[int]:
-        if self.chosen >= 0 and self.where[self.chosen] == RESERVE:  # a Split Second card entering play
-            return [t for t in self.game.start_zone[self.actor] if self.board[t] < 0]
-        return rules.effect_targets(self, self.source)
-
-    def _effect_actions(self, player: int) -> list[Action]:
-        game = self.game
-        out: list[Action] = [game.use_actions[rules.effect_source_tile(self, p)][held]
-                             for p, held in self.usable_effects(player)]
-        deploys = self._deploys(player)
-        if deploys and game.zone_tiles[player] & ~(self.occupancy[0] | self.occupancy[1]):
-            out += deploys
-        return out
-
-    def _deploys(self, player: int) -> tuple[Action, ...]:
-        """The Deploy actions for the Split Second cards the player holds off the board, kept until one leaves."""
-        deploys = self.deploys[player]
-        if deploys is None:
-            base = player * SIDE
-            deploys = self.deploys[player] = tuple(self.game.deploy_actions[c] for c in sorted(
-                {self.card[p] for p in range(base, base + SIDE) if self.where[p] == RESERVE}))
-        return deploys
-
-    def _turn_actions(self) -> list[Action]:
-        tables = self.game.turn_tables
-        if tables is not None:  # the compiled twin of python_turn_actions (docs/architecture.md)
-            return tables.turn_actions(self, self._deploys(self.player))
-        return self.python_turn_actions()
-
-    def python_turn_actions(self) -> list[Action]:
-        """The turn's legal actions: moves piece by piece, attacks, pincers, effects, Deploy, the crown, end turn."""
-        game = self.game
-        player = self.player
-        where, card, pos = self.where, self.card, self.pos
-        own, enemy = self.occupancy[player], self.occupancy[1 - player]
-        occupied = own | enemy
-        free = game.all_tiles & ~occupied
-        allies_block = game.options.allies_block
-        passable = free if allies_block else free | own
-        moved, card_reach, memo = self.moved, game.card_reach, game.reach_memo
-        hurried = self.moves_made >= rules.MOVES_PER_TURN
-        may_attack = not self.attacked
-        # what an attack may hit: enemy pieces, and dropped items lying on free tiles
-        targets = enemy
-        if may_attack and DROPPED in where:
-            for p in range(2 * SIDE):
-                if where[p] == DROPPED:  # or, not sum: two items may lie on one tile
-                    targets |= (1 << pos[p]) & free
-        attackers = 0  # the tiles of our pieces that may attack
-        aiming = []  # those pieces with a target along their lines
-        out: list[Action] = []
-        for piece in self.fighters[player]:
-            origin = pos[piece]
-            areas, lines = card_reach[card[piece]]
-            if lines is not None and may_attack:
-                attackers |= 1 << origin
-                if targets & lines[origin]:
-                    aiming.append(piece)
-            # CRITS-5, CRITS-56: up to five different pieces a turn, each once; Swift cards override (CRITS-54),
-            # and so do Titans with option titan_moves="free".
-            if areas is None or moved >> piece & 1 or (hurried and not rules.moves_freely(self, piece)):
-                continue
-            area, tag = areas[origin]
-            key = occupied & area | tag
-            if not allies_block:
-                key |= (own & area) << game.reach_key_shift
-            moves = memo.get(key)
-            out += moves if moves is not None else rules.moves_from(self, piece, key, free, passable)
-        if may_attack:
-            for piece in aiming:
-                origin = pos[piece]
-                tiles = rules.attack_tiles(self, piece)
-                out += [game.attack_actions[origin, t] for t in tiles]
-                if len(tiles) > 1 and len(game.attack_dice[card[piece]]) > 1:
-                    out.append(game.split_actions[origin])
-            # CRITS-63: only an enemy with an attacker of ours in front and behind can be pincered
-            width = game.width
-            pincers = enemy & attackers << width & attackers >> width
-            if pincers:
-                out += [game.pincer_actions[t] for t in rules.tiles_of(pincers) if rules.pincer_pair(self, t, player)]
-        out += self._effect_actions(player)
-        out += [game.drop_crown_actions[t] for t in rules.crown_drop_tiles(self, player)]
-        out.append(game.words["end turn"])
-        return out
 
     def _illegal_reason(self, action: Action, player: int) -> tuple[str, tuple[str, ...]]:
         if isinstance(action, Move) and self.phase == rules.TURN:
@@ -439,88 +330,7 @@ class CritsState(State):
     # -- applying actions ------------------------------------------------------------------------
     def _apply(self, action: Action, player: int) -> None:
         self._legal = None
-        game = self.game
-        tiles = game.tile_index
-        if isinstance(action, Roll):
-            if self.phase == rules.FIRST_ROLL:
-                rules.roll_off(self, action.value)
-            else:
-                rules.roll_die(self, action.sides, action.value)
-        elif isinstance(action, Move):
-            rules.move_piece(self, self.board[tiles[action.origin]], tiles[action.to])
-        elif isinstance(action, Attack):
-            attacker = self.board[tiles[action.origin]]
-            target = rules.target_at(self, tiles[action.target], player)
-            rules.declare_attack(self, [[attacker, target, len(game.attack_dice[self.card[attacker]]), 0]])
-        elif isinstance(action, Pincer):
-            tile = tiles[action.target]
-            pair = rules.pincer_pair(self, tile, player)
-            assert pair is not None
-            target = self.board[tile]
-            rules.declare_attack(self, [[a, target, len(game.attack_dice[self.card[a]]), 0] for a in pair])
-        elif isinstance(action, Split):
-            self.current = [self.board[tiles[action.origin]]]
-            self.aims = []
-            self.phase = rules.AIM
-        elif isinstance(action, Aim):
-            self._aim(tiles[action.tile], player)
-        elif isinstance(action, Use):
-            self._use(tiles[action.tile], action.held_item, player)
-        elif isinstance(action, Deploy):
-            card = game.card_index[action.card]
-            self.chosen = next(p for p in self.deployable(player) if self.card[p] == card)
-            self.actor = player
-            self.phase = rules.TARGET
-        elif isinstance(action, Raise):
-            card = game.card_index[action.card]
-            self.chosen = next(p for p in self.graveyard(player) if self.card[p] == card)
-            self.phase = rules.TARGET
-        elif isinstance(action, DropCrown):
-            rules.drop_crown(self, player, tiles[action.tile])
-        elif isinstance(action, Word):
-            self._word(action.word, player)
-
-    def _aim(self, tile: int, player: int) -> None:
-        if self.phase == rules.PLACE:
-            rules.place(self, tile)
-        elif self.phase == rules.AIM:
-            # CRITS-62: each die's target is declared before any die is rolled.
-            self.aims.append(tile)
-            splitter = self.current[0]
-            if len(self.aims) < len(self.game.attack_dice[self.card[splitter]]):
-                return
-            order = list(dict.fromkeys(self.aims))
-            combats = [[splitter, rules.target_at(self, t, player), self.aims.count(t), 0] for t in order]
-            self.aims = []
-            self.current = []
-            rules.declare_attack(self, combats)
-        elif self.chosen >= 0 and self.where[self.chosen] == RESERVE:
-            rules.deploy(self, self.chosen, tile)
-        else:
-            rules.use_effect(self, self.source, tile)
-
-    def _use(self, tile: int, held: bool, player: int) -> None:
-        piece = self.board[tile]
-        source = self.held[piece] if held else piece
-        self.source = source
-        self.actor = player
-        effect = self.game.activated[self.card[source]]
-        assert effect is not None
-        self._log("use", f"{self.name(piece)} uses {effect.keyword.capitalize()}"
-                  + (f" ({self.card_name(source)})." if held else "."),
-                  rules=("CRITS-52", *EFFECT_RULES.get(effect.keyword, ())))
-        self.phase = rules.RAISE if effect.keyword == "necro" else rules.TARGET
-
-    def _word(self, word: str, player: int) -> None:
-        if word == "end turn":
-            rules.end_turn(self)
-        elif word == "counter":
-            rules.counter_attack(self)
-        elif word == "no counter":
-            self._log("counter", f"{rules.seat(player)} does not counter-attack.", rules=("CRITS-11",))
-            rules.next_combat(self)
-        elif word == "pass":
-            rules.next_combat(self)
+        flow.apply(self, action, player)
 
     # -- results -------------------------------------------------------------------------------
     def returns(self) -> list[float]:
