@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from bestiary.core.api import Action
 from bestiary.games.crits import rules
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
-from bestiary.games.crits.rules import DROPPED, RESERVE, SIDE
+from bestiary.games.crits.rules import DROPPED, RESERVE, SIDE, Combat
 
 if TYPE_CHECKING:
     from bestiary.games.crits.state import CritsState
@@ -148,13 +148,13 @@ def apply(state: CritsState, action: Action, player: int) -> None:
     elif isinstance(action, Attack):
         attacker = state.board[tiles[action.origin]]
         target = rules.target_at(state, tiles[action.target], player)
-        rules.declare_attack(state, [[attacker, target, len(game.attack_dice[state.card[attacker]]), 0]])
+        rules.declare_attack(state, [Combat(attacker, target, len(game.attack_dice[state.card[attacker]]), 0)])
     elif isinstance(action, Pincer):
         tile = tiles[action.target]
         pair = rules.pincer_pair(state, tile, player)
         assert pair is not None
         target = state.board[tile]
-        rules.declare_attack(state, [[a, target, len(game.attack_dice[state.card[a]]), 0] for a in pair])
+        rules.declare_attack(state, [Combat(a, target, len(game.attack_dice[state.card[a]]), 0) for a in pair])
     elif isinstance(action, Split):
         state.current = [state.board[tiles[action.origin]]]
         state.aims = []
@@ -188,7 +188,7 @@ def aim(state: CritsState, tile: int, player: int) -> None:
         if len(state.aims) < len(state.game.attack_dice[state.card[splitter]]):
             return
         order = list(dict.fromkeys(state.aims))
-        combats = [[splitter, rules.target_at(state, t, player), state.aims.count(t), 0] for t in order]
+        combats = [Combat(splitter, rules.target_at(state, t, player), state.aims.count(t), 0) for t in order]
         state.aims = []
         state.current = []
         rules.declare_attack(state, combats)

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
+from bestiary.core.fields import CLEARED, FieldReader, StateFields, one_of, read_fields, state_field
+from bestiary.core.fields import integer as integer_field
 from bestiary.core.state_format import integer, pick
 from bestiary.games.crits import flow, rules, tensor
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Split, Use
-from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE, SIDE
+from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE, SIDE, Combat
 
 if TYPE_CHECKING:
     from bestiary.games.crits.game import CritsCreatures
@@ -39,55 +41,138 @@ WORD_RULES = {"end turn": ("CRITS-5",), "counter": ("CRITS-11",), "no counter": 
               "pass": ("CRITS-52",)}
 
 
-class CritsState(State):
+def _per_piece(value: Any) -> Callable[[CritsState], list[Any]]:
+    return lambda state: [value] * (2 * SIDE)
+
+
+def _pair(value: Any) -> Callable[[CritsState], list[Any]]:
+    return lambda state: [value, value]
+
+
+def _empty(state: CritsState) -> list[Any]:
+    return []
+
+
+def _write_pieces(state: CritsState, card: list[int]) -> JSON:
+    # keyed by piece number, so that a scenario's edits can change one piece
+    cards, tile = state.game.cards, state.tile_name
+    return {str(p): {"card": cards[card[p]].id, "side": state.side[p], "where": PLACES[state.where[p]],
+                     "tile": tile(state.pos[p]) if state.pos[p] >= 0 else None, "holder": state.holder[p],
+                     "used": state.used[p], "lasts": state.lasts[p]}
+            for p in range(2 * SIDE)}
+
+
+def _read_pieces(reader: FieldReader, key: str) -> list[int]:
+    """The per-piece arrays, and what follows from them: who holds what, the board, the activators."""
+    game, state, pieces = reader.game, reader.state, reader.raw[key]
+    if not isinstance(pieces, dict) or sorted(pieces, key=int) != [str(p) for p in range(2 * SIDE)]:
+        raise StateFormatError(f"'pieces' must map each piece number 0 to {2 * SIDE - 1} to its entry")
+    for p in range(2 * SIDE):
+        entry = pieces[str(p)]
+        card = game.card_index.get(entry["card"])
+        if card is None:
+            raise StateFormatError(f"pieces[{p}]: no card '{entry['card']}'")
+        state.card[p] = card
+        state.side[p] = integer(entry, "side", 0, 1)
+        state.where[p] = PLACES.index(pick(entry, "where", PLACES))
+        state.pos[p] = _tile(game, entry.get("tile"), f"pieces[{p}].tile")
+        state.holder[p] = integer(entry, "holder", -1, 2 * SIDE - 1)
+        state.used[p] = bool(entry.get("used", False))
+        state.lasts[p] = integer(entry, "lasts", 0, 1000) if "lasts" in entry else 0
+    for p in range(2 * SIDE):
+        if state.holder[p] >= 0:
+            if state.where[p] != EQUIPPED:
+                raise StateFormatError(f"pieces[{p}] has a holder but is not 'equipped'")
+            state.held[state.holder[p]] = p
+        if (state.where[p] in (BOARD, DROPPED)) != (state.pos[p] >= 0):
+            raise StateFormatError(f"pieces[{p}] is {PLACES[state.where[p]]}: a tile goes with 'board' and "
+                                   "'dropped' only")
+        if state.where[p] == BOARD:
+            if state.board[state.pos[p]] >= 0:
+                raise StateFormatError(f"two pieces stand on {state.tile_name(state.pos[p])}")
+            state.put(p, state.pos[p])
+    state.activators = game.activators(state.card)
+    return list(state.card)
+
+
+def _tiles(state: CritsState, tiles: list[int]) -> list[str | None]:
+    return [state.tile_name(t) if t >= 0 else None for t in tiles]
+
+
+def _read_tiles(reader: FieldReader, key: str) -> list[int]:
+    return [_tile(reader.game, t, key) for t in reader.raw.get(key, [])]
+
+
+def _read_first_rolls(reader: FieldReader, key: str) -> list[int]:
+    # CRITS-45: each roll-off die is a d20, or -1 before it is rolled
+    rolls = [integer({key: v}, key, -1, 20) for v in reader.raw.get(key, [-1, -1])]
+    if len(rolls) != 2 or 0 in rolls:
+        raise StateFormatError("'first_rolls' must hold two rolls of a d20 (1 to 20), -1 for one not rolled yet")
+    return rolls
+
+
+def _optional(default: Any, convert: Callable[[Any], Any]) -> Callable[[FieldReader, str], Any]:
+    """A value older saved states may lack."""
+    return lambda reader, key: convert(reader.raw.get(key, default))
+
+
+def _numbers(values: Any) -> list[int]:
+    return [int(v) for v in values]
+
+
+class CritsState(StateFields, State):
     game: CritsCreatures
 
-    def __init__(self, game: CritsCreatures, seed: int | None) -> None:
-        super().__init__(game, seed)
-        pieces = 2 * SIDE
-        self.phase = rules.FIRST_ROLL
-        self.player = 0
-        self.turn = 0
-        self.card = list(game.start_cards)
-        self.side = [p // SIDE for p in range(pieces)]
-        self.where = [RESERVE] * pieces
-        self.pos = [-1] * pieces
-        self.holder = [-1] * pieces
-        self.held = [-1] * pieces
-        self.used = [False] * pieces
-        self.lasts = [0] * pieces
-        self.board = [-1] * game.tiles
-        self.occupancy = [0, 0]
-        self.creature_tiles = [0, 0]
-        self.titan_tiles = [0, 0]
-        # each side's creatures and Titans on the board, in piece order: the pieces that may move or attack
-        self.fighters: list[list[int]] = [[], []]
-        # each side's Deploy actions for the Split Second cards it holds off the board (None: not listed yet)
-        self.deploys: list[tuple[Action, ...] | None] = [None, None]
-        self.activators = game.activators(self.card)
-        self.king = [-1, -1]
-        self.crown = [-1, -1]
-        self.kingless = [0, 0]
-        self.king_fell_this_turn = False
-        self.moved = 0
-        self.moved_last = [0, 0]
-        self.moves_made = 0
-        self.attacked = False
-        self.counter_used = False
-        self.first_rolls = [-1, -1]
-        self.actor = -1
-        self.chosen = -1
-        self.source = -1
-        self.aims: list[int] = []
-        self.combats: list[list[int]] = []
-        self.current: list[int] = []
-        self.stage = 0
-        self.todo: list[int] = []
-        self.rolled: list[int] = []
-        self.attack_total = 0
-        self.winner = -1
-        self.reason = ""
-        self._legal: list[Action] | None = None
+    phase: str = state_field(rules.FIRST_ROLL, read=one_of(rules.PHASES))
+    player: int = state_field(0, read=integer_field(0, 1))
+    turn: int = state_field(0, read=integer_field(0, 10**6))
+    # Per piece (see the module's text); saved together under "pieces".
+    card: list[int] = state_field(lambda state: list(state.game.start_cards), key="pieces", write=_write_pieces,
+                                  read=_read_pieces)
+    side: list[int] = state_field(lambda state: [p // SIDE for p in range(2 * SIDE)], key=None)
+    where: list[int] = state_field(_per_piece(RESERVE), key=None)
+    pos: list[int] = state_field(_per_piece(-1), key=None)
+    holder: list[int] = state_field(_per_piece(-1), key=None)
+    held: list[int] = state_field(_per_piece(-1), key=None)
+    used: list[bool] = state_field(_per_piece(False), key=None)
+    lasts: list[int] = state_field(_per_piece(0), key=None)
+    # What follows from the pieces, kept for the legal-move generation.
+    board: list[int] = state_field(lambda state: [-1] * state.game.tiles, key=None)
+    occupancy: list[int] = state_field(_pair(0), key=None)
+    creature_tiles: list[int] = state_field(_pair(0), key=None)
+    titan_tiles: list[int] = state_field(_pair(0), key=None)
+    # Each side's creatures and Titans on the board, in piece order: the pieces that may move or attack.
+    fighters: list[list[int]] = state_field(lambda state: [[], []], key=None)
+    # Each side's Deploy actions for the Split Second cards it holds off the board (None: not listed yet).
+    deploys: list[tuple[Action, ...] | None] = state_field(_pair(None), key=None)
+    activators: Any = state_field(lambda state: state.game.activators(state.card), key=None)
+    king: list[int] = state_field(_pair(-1), key="kings", read=lambda reader, key: [
+        integer({"k": k}, "k", -1, 2 * SIDE - 1) for k in reader.raw[key]])
+    crown: list[int] = state_field(_pair(-1), key="crowns", write=_tiles, read=_read_tiles)
+    kingless: list[int] = state_field(_pair(0), read=lambda reader, key: _numbers(reader.raw[key]))
+    king_fell_this_turn: bool = state_field(False, read=_optional(False, bool))
+    moved: int = state_field(0, read=_optional(0, int))
+    moved_last: list[int] = state_field(_pair(0), read=_optional([0, 0], _numbers))
+    moves_made: int = state_field(0, read=integer_field(0, 2 * SIDE))
+    attacked: bool = state_field(False, read=_optional(False, bool))
+    counter_used: bool = state_field(False, read=_optional(False, bool))
+    first_rolls: list[int] = state_field(_pair(-1), read=_read_first_rolls)
+    actor: int = state_field(-1, read=_optional(-1, int))
+    chosen: int = state_field(-1, read=_optional(-1, int))
+    source: int = state_field(-1, read=_optional(-1, int))
+    aims: list[int] = state_field(_empty, write=lambda state, aims: [state.tile_name(t) for t in aims],
+                                  read=_read_tiles)
+    combats: list[Combat] = state_field(_empty, write=lambda state, combats: [list(c) for c in combats],
+                                        read=_optional([], lambda combats: [Combat(*_numbers(c)) for c in combats]))
+    # The combat under way (attacker, target, dice, counter), or the attacker alone while a split attack is aimed.
+    current: list[int] = state_field(_empty, read=_optional([], _numbers))
+    stage: int = state_field(0, read=_optional(0, int))
+    todo: list[int] = state_field(_empty, read=_optional([], _numbers))
+    rolled: list[int] = state_field(_empty, read=_optional([], _numbers))
+    attack_total: int = state_field(0, read=_optional(0, int))
+    winner: int = state_field(-1, read=_optional(-1, int))
+    reason: str = state_field("", read=_optional("", str))
+    _legal: list[Action] | None = state_field(None, key=None, copy=CLEARED)
 
     @classmethod
     def setup(cls, game: CritsCreatures, seed: int | None) -> CritsState:
@@ -412,131 +497,11 @@ class CritsState(State):
         other.deploys[1 - player] = None
         return other
 
-    # -- copying and (de)serialising ---------------------------------------------------------------
-    def _copy_into(self, other: CritsState) -> None:
-        other.phase = self.phase
-        other.player = self.player
-        other.turn = self.turn
-        other.card = self.card.copy()
-        other.side = self.side.copy()
-        other.where = self.where.copy()
-        other.pos = self.pos.copy()
-        other.holder = self.holder.copy()
-        other.held = self.held.copy()
-        other.used = self.used.copy()
-        other.lasts = self.lasts.copy()
-        other.board = self.board.copy()
-        other.occupancy = self.occupancy.copy()
-        other.creature_tiles = self.creature_tiles.copy()
-        other.titan_tiles = self.titan_tiles.copy()
-        other.fighters = [self.fighters[0].copy(), self.fighters[1].copy()]
-        other.deploys = self.deploys.copy()
-        other.activators = self.activators
-        other.king = self.king.copy()
-        other.crown = self.crown.copy()
-        other.kingless = self.kingless.copy()
-        other.king_fell_this_turn = self.king_fell_this_turn
-        other.moved = self.moved
-        other.moved_last = self.moved_last.copy()
-        other.moves_made = self.moves_made
-        other.attacked = self.attacked
-        other.counter_used = self.counter_used
-        other.first_rolls = self.first_rolls.copy()
-        other.actor = self.actor
-        other.chosen = self.chosen
-        other.source = self.source
-        other.aims = self.aims.copy()
-        other.combats = [c.copy() for c in self.combats]
-        other.current = self.current.copy()
-        other.stage = self.stage
-        other.todo = self.todo.copy()
-        other.rolled = self.rolled.copy()
-        other.attack_total = self.attack_total
-        other.winner = self.winner
-        other.reason = self.reason
-        other._legal = None
-
-    def _to_dict(self) -> JSON:
-        game = self.game
-        tile = self.tile_name
-        return {
-            "phase": self.phase, "player": self.player, "turn": self.turn,
-            # keyed by piece number, so that a scenario's edits can change one piece
-            "pieces": {str(p): {"card": game.cards[self.card[p]].id, "side": self.side[p],
-                                "where": PLACES[self.where[p]], "tile": tile(self.pos[p]) if self.pos[p] >= 0 else None,
-                                "holder": self.holder[p], "used": self.used[p], "lasts": self.lasts[p]}
-                       for p in range(2 * SIDE)},
-            "kings": list(self.king), "crowns": [tile(t) if t >= 0 else None for t in self.crown],
-            "kingless": list(self.kingless), "king_fell_this_turn": self.king_fell_this_turn,
-            "moved": self.moved, "moved_last": list(self.moved_last),
-            "moves_made": self.moves_made, "attacked": self.attacked, "counter_used": self.counter_used,
-            "first_rolls": list(self.first_rolls), "actor": self.actor, "chosen": self.chosen,
-            "source": self.source, "aims": [tile(t) for t in self.aims],
-            "combats": [c.copy() for c in self.combats], "current": list(self.current), "stage": self.stage,
-            "todo": list(self.todo), "rolled": list(self.rolled), "attack_total": self.attack_total,
-            "winner": self.winner, "reason": self.reason,
-        }
-
+    # -- (de)serialising (copying and writing come from the field declarations) ----------------------
     @classmethod
     def from_dict(cls, game: CritsCreatures, raw: JSON, seed: int | None) -> CritsState:
         state = cls(game, seed)
-        state.phase = pick(raw, "phase", rules.PHASES)
-        state.player = integer(raw, "player", 0, 1)
-        state.turn = integer(raw, "turn", 0, 10**6)
-        pieces = raw["pieces"]
-        if not isinstance(pieces, dict) or sorted(pieces, key=int) != [str(p) for p in range(2 * SIDE)]:
-            raise StateFormatError(f"'pieces' must map each piece number 0 to {2 * SIDE - 1} to its entry")
-        for p in range(2 * SIDE):
-            entry = pieces[str(p)]
-            card = game.card_index.get(entry["card"])
-            if card is None:
-                raise StateFormatError(f"pieces[{p}]: no card '{entry['card']}'")
-            state.card[p] = card
-            state.side[p] = integer(entry, "side", 0, 1)
-            state.where[p] = PLACES.index(pick(entry, "where", PLACES))
-            state.pos[p] = _tile(game, entry.get("tile"), f"pieces[{p}].tile")
-            state.holder[p] = integer(entry, "holder", -1, 2 * SIDE - 1)
-            state.used[p] = bool(entry.get("used", False))
-            state.lasts[p] = integer(entry, "lasts", 0, 1000) if "lasts" in entry else 0
-        for p in range(2 * SIDE):
-            if state.holder[p] >= 0:
-                if state.where[p] != EQUIPPED:
-                    raise StateFormatError(f"pieces[{p}] has a holder but is not 'equipped'")
-                state.held[state.holder[p]] = p
-            if (state.where[p] in (BOARD, DROPPED)) != (state.pos[p] >= 0):
-                raise StateFormatError(f"pieces[{p}] is {PLACES[state.where[p]]}: a tile goes with 'board' and "
-                                       "'dropped' only")
-            if state.where[p] == BOARD:
-                if state.board[state.pos[p]] >= 0:
-                    raise StateFormatError(f"two pieces stand on {state.tile_name(state.pos[p])}")
-                state.put(p, state.pos[p])
-        state.activators = game.activators(state.card)
-        state.king = [integer({"k": k}, "k", -1, 2 * SIDE - 1) for k in raw["kings"]]
-        state.crown = [_tile(game, t, "crowns") for t in raw["crowns"]]
-        state.kingless = [int(k) for k in raw["kingless"]]
-        state.king_fell_this_turn = bool(raw.get("king_fell_this_turn", False))
-        state.moved = int(raw.get("moved", 0))
-        state.moved_last = [int(m) for m in raw.get("moved_last", [0, 0])]
-        state.moves_made = integer(raw, "moves_made", 0, 2 * SIDE)
-        state.attacked = bool(raw.get("attacked", False))
-        state.counter_used = bool(raw.get("counter_used", False))
-        # CRITS-45: each roll-off die is a d20, or -1 before it is rolled
-        state.first_rolls = [integer({"first_rolls": v}, "first_rolls", -1, 20)
-                             for v in raw.get("first_rolls", [-1, -1])]
-        if len(state.first_rolls) != 2 or 0 in state.first_rolls:
-            raise StateFormatError("'first_rolls' must hold two rolls of a d20 (1 to 20), -1 for one not rolled yet")
-        state.actor = int(raw.get("actor", -1))
-        state.chosen = int(raw.get("chosen", -1))
-        state.source = int(raw.get("source", -1))
-        state.aims = [_tile(game, t, "aims") for t in raw.get("aims", [])]
-        state.combats = [[int(v) for v in c] for c in raw.get("combats", [])]
-        state.current = [int(v) for v in raw.get("current", [])]
-        state.stage = int(raw.get("stage", 0))
-        state.todo = [int(v) for v in raw.get("todo", [])]
-        state.rolled = [int(v) for v in raw.get("rolled", [])]
-        state.attack_total = int(raw.get("attack_total", 0))
-        state.winner = int(raw.get("winner", -1))
-        state.reason = str(raw.get("reason", ""))
+        read_fields(state, raw)
         if state.phase == rules.ROLL and not state.todo:
             raise StateFormatError("phase 'roll' needs 'todo', the dice still to roll")
         return state
