@@ -55,6 +55,7 @@ class Field:
     key: str | None = SAME_KEY
     write: Writer | None = None  # None: the value as it is (a list as a new list)
     read: ReadFn | None = None  # None: the value as it is (a list of lists as lists)
+    compare: bool = True  # False for a cache, which two equal states may hold or not
 
 
 @dataclass(frozen=True)
@@ -65,14 +66,15 @@ class DeclaredField:
     initial: Any
     write: Writer | None
     read: ReadFn | None
+    compare: bool
 
 
 def state_field(initial: Any, *, copy: str | None = None, key: str | None = SAME_KEY, write: Writer | None = None,
-                read: ReadFn | None = None) -> Any:
+                read: ReadFn | None = None, compare: bool = True) -> Any:
     """One field of a state (see the module's text). `initial` is called with the new state when callable."""
     if copy is not None and copy not in COPIES:
         raise ValueError(f"copy must be one of {', '.join(COPIES)}, not {copy!r}")
-    return Field(initial, copy, key, write, read)
+    return Field(initial, copy, key, write, read, compare and copy != CLEARED)
 
 
 class FieldReader:
@@ -119,7 +121,7 @@ class StateFields:
                 continue
             kind = field.copy or copy_kind(annotation if isinstance(annotation, str) else repr(annotation))
             key = name if field.key == SAME_KEY else field.key
-            declared.append(DeclaredField(name, kind, key, field.initial, field.write, field.read))
+            declared.append(DeclaredField(name, kind, key, field.initial, field.write, field.read, field.compare))
             delattr(cls, name)  # an instance without the field must fail, not find the declaration
         if not declared:  # a subclass that adds no field keeps its parent's
             return
@@ -162,10 +164,13 @@ class StateFields:
         return out
 
     def fields_equal(self, other: Any) -> bool:
-        """Whether two states of one game hold equal values in every declared field (logs and seeds aside)."""
+        """Whether two states of one game hold equal values in every declared field (logs, seeds and caches
+        aside)."""
         if type(self) is not type(other):
             return False
         for f in self._declared_fields:
+            if not f.compare:
+                continue
             a, b = getattr(self, f.name), getattr(other, f.name)
             if f.copy == OBJECT:
                 if _object_fields(a) != _object_fields(b):

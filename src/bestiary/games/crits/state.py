@@ -144,7 +144,7 @@ class CritsState(StateFields, State):
     # Each side's creatures and Titans on the board, in piece order: the pieces that may move or attack.
     fighters: list[list[int]] = state_field(lambda state: [[], []], key=None)
     # Each side's Deploy actions for the Split Second cards it holds off the board (None: not listed yet).
-    deploys: list[tuple[Action, ...] | None] = state_field(_pair(None), key=None)
+    deploys: list[tuple[Action, ...] | None] = state_field(_pair(None), key=None, compare=False)
     activators: Any = state_field(lambda state: state.game.activators(state.card), key=None)
     king: list[int] = state_field(_pair(-1), key="kings", read=lambda reader, key: [
         integer({"k": k}, "k", -1, 2 * SIDE - 1) for k in reader.raw[key]])
