@@ -20,7 +20,7 @@ from bestiary.core.errors import StateFormatError
 from bestiary.core.fields import CLEARED, FieldReader, StateFields, one_of, read_fields, state_field
 from bestiary.core.fields import integer as integer_field
 from bestiary.core.state_format import integer, pick
-from bestiary.games.crits import flow, rules, tensor
+from bestiary.games.crits import flow, observe, rules, tensor
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Split, Use
 from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE, SIDE, Combat
 
@@ -430,58 +430,8 @@ class CritsState(StateFields, State):
         return out
 
     # -- what players see ------------------------------------------------------------------------
-    def piece_view(self, piece: int) -> JSON:
-        card = self.card[piece]
-        head, tail = self.game.piece_faces[card]
-        out: JSON = {"piece": piece, "side": self.side[piece], **head, "where": PLACES[self.where[piece]],
-                     "tile": self.tile_name(self.pos[piece]) if self.pos[piece] >= 0 else None, **tail}
-        if self.game.kind[card] == "item":
-            out["holder"] = self.holder[piece] if self.holder[piece] >= 0 else None
-        else:
-            out["item"] = self.held[piece] if self.held[piece] >= 0 else None
-            out["moved"] = bool(self.moved >> piece & 1) if self.side[piece] == self.player else False
-        out["effects"] = [dict(e) for e in self.game.cards[card].effects]
-        out["used"] = self.used[piece]
-        if self.lasts[piece]:
-            out["turns_left"] = self.lasts[piece]
-        return out
-
     def observation(self, player: int | None) -> JSON:
-        # CRITS-49: every card in battle is open to both players; CRITS-46: a Split Second card held off
-        # the board is known only to its owner (the other player sees how many there are).
-        game = self.game
-        pieces, reserve_counts = [], [0, 0]
-        for piece in range(2 * SIDE):
-            if self.where[piece] == RESERVE and self.side[piece] != player:
-                reserve_counts[self.side[piece]] += 1
-                continue
-            if self.where[piece] == RESERVE:
-                reserve_counts[self.side[piece]] += 1
-            pieces.append(self.piece_view(piece))
-        combat = None
-        if self.current and self.phase in (rules.ROLL, rules.COUNTER):
-            combat = {"attacker": self.current[0], "target": self.current[1], "dice": self.current[2],
-                      "counter": bool(self.current[3]), "stage": "attack" if self.stage == 0 else "defence",
-                      "rolled": list(self.rolled), "to_roll": list(self.todo),
-                      "attack_total": self.attack_total if self.stage == 1 or self.phase == rules.COUNTER else None}
-        return {
-            "game": game.info.name, "viewer": player, "width": game.width, "length": game.length,
-            "start_depth": game.options.start_depth, "phase": self.phase, "to_act": self.players_to_act(),
-            "player": self.player, "turn": self.turn + 1, "turn_limit": game.options.turn_limit,
-            "first_rolls": list(self.first_rolls), "moves_made": self.moves_made,
-            "attacked": self.attacked, "counter_used": self.counter_used,
-            "kings": [k if k >= 0 else None for k in self.king],
-            "crowns": [self.tile_name(t) if t >= 0 else None for t in self.crown],
-            "kingless": list(self.kingless), "reserve": reserve_counts, "pieces": pieces,
-            "combat": combat, "aims": [self.tile_name(t) for t in self.aims],
-            "declared": [c[:3] for c in self.combats],
-            "next_to_place": rules.next_to_place(self) if self.phase == rules.PLACE else None,
-            "winner": None if self.phase != rules.OVER else (None if self.winner == rules.DRAW else self.winner),
-            "reason": self.reason,
-            # CRITS-52: what the viewer could answer an attack with now (their own pieces only)
-            "window_effects": [piece for piece, _ in self.usable_effects(player)]
-            if self.phase == rules.RESPOND and player == self.actor else [],
-        }
+        return observe.observation(self, player)
 
     def observation_tensor(self, player: int) -> np.ndarray:
         return tensor.observe(self, player)

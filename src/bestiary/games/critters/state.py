@@ -12,10 +12,9 @@ from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
 from bestiary.core.fields import FieldReader, StateFields, integer, last_seat, one_of, read_fields, state_field
 from bestiary.core.state_format import card_indices, optional_index
-from bestiary.games.critters import events, rules, tensor
+from bestiary.games.critters import events, observe, rules, tensor
 from bestiary.games.critters.actions import Choose, Draw, FirstPlayer, Flip
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
-from bestiary.games.critters.view import card_view
 
 if TYPE_CHECKING:
     from bestiary.games.critters.game import CritterCapture
@@ -203,33 +202,7 @@ class CritterState(StateFields, State):
 
     # -- views -------------------------------------------------------------------------------
     def observation(self, player: int | None) -> JSON:
-        # CRITTERS-41: everything on the table is public; cards are seen by all when flipped.
-        game = self.game
-        view = [card_view(game, c) for c in self.stack]
-        drawer = self.challenger() if self.phase == rules.CHALLENGE_FLIP else self.active
-        return {
-            "game": game.info.name, "viewer": player, "players": game.num_players,
-            "round": self.round + 1, "rounds": self.rounds, "phase": self.phase,
-            "to_act": self.players_to_act(), "starting_player": self.start,
-            "active_player": None if self.phase in (rules.FIRST_PLAYER, rules.FINAL_CHOOSE, rules.OVER)
-            else self.active,
-            "challenger": self.challenger() if self.phase in (rules.CHALLENGE_DRAW, rules.CHALLENGE_FLIP) else None,
-            "attribute": None if self.attribute is None else ATTRIBUTES[self.attribute],
-            "active_card": view[-1] if view else None, "under_active": view[:-1],
-            "face_down_card": None if self.pending is None else {"colour": COLOURS[self.pending], "drawn_by": drawer},
-            "decks": {COLOURS[c]: len(deck) for c, deck in enumerate(self.decks)},
-            # CRITTERS-6: the deck contents are public (the card list is known); only the order is not.
-            "unseen": {COLOURS[c]: sorted(game.instance_ids[i] for i in deck) for c, deck in enumerate(self.decks)},
-            # CRITTERS-41: the contents stay in the observation (perfect recall); the flag tells a person's
-            # view to show counts only.
-            "corrals": [[card_view(game, c) for c in corral] for corral in self.corrals],
-            "corrals_face_down": game.options.corrals == "face-down" and self.phase != rules.OVER,
-            "plays_this_round": self.plays,
-            "chooser": self.chooser if self.phase in (rules.FINAL_CHOOSE, rules.OVER) else None,
-            "final_attribute": None if self.final_attribute is None else ATTRIBUTES[self.final_attribute],
-            "scores": None if self.scores is None else list(self.scores),
-            "returns": self.returns() if self.phase == rules.OVER else None,
-        }
+        return observe.observation(self, player)
 
     def observation_tensor(self, player: int) -> np.ndarray:
         return tensor.observe(self, player)

@@ -28,6 +28,7 @@ CHANCE_PHASES = frozenset({FIRST_PLAYER, ROLL})
 
 # The main-phase parts, each once per turn (CUBE-19).
 DID_CREATURE, DID_ACTION, DID_UPGRADE, DID_POWER, DID_GUARD = 1, 2, 4, 8, 16
+PARTS = ("creature", "action", "upgrade", "power", "guard")  # the main-phase parts, in the bits' order
 PLACED_AT_SETUP = 2  # CUBE-16
 
 

@@ -12,7 +12,7 @@ from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.chance import ShuffleSource
 from bestiary.core.errors import StateFormatError
 from bestiary.core.fields import OBJECT, FieldReader, StateFields, integer, last_seat, one_of, read_fields, state_field
-from bestiary.games.cube import flow, rules, tensor
+from bestiary.games.cube import flow, observe, rules, tensor
 from bestiary.games.cube.actions import (
     Attach,
     Attack,
@@ -26,14 +26,12 @@ from bestiary.games.cube.actions import (
     Target,
     UsePower,
 )
-from bestiary.games.cube.flow import CHANCE_PHASES, MAIN, PLACE, RESPOND, TARGET
+from bestiary.games.cube.flow import CHANCE_PHASES, MAIN, PARTS, PLACE, RESPOND, TARGET
 from bestiary.games.cube.rules import CREATURE, NO_CARD, OVER, REACTION, UPGRADE, WEAPON
-from bestiary.games.cube.view import card_view, creature_view
 
 if TYPE_CHECKING:
     from bestiary.games.cube.game import CubeCreatures
 
-PARTS = ("creature", "action", "upgrade", "power", "guard")  # the main-phase parts, in bit order
 DETERMINIZE_TRIES = 50
 PLAYER_PHASES = frozenset({MAIN, PLACE, TARGET})  # one player, the current one, decides
 # The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
@@ -412,46 +410,7 @@ class CubeState(StateFields, State):
 
     # -- views -------------------------------------------------------------------------------
     def observation(self, player: int | None) -> JSON:
-        # CUBE-60: own hand, others' hand sizes, everything on the table.
-        game = self.game
-        ids = game.ids
-        phase = self.phase
-        in_attack = self.attacker != NO_CARD
-        return {
-            "game": game.info.name, "viewer": player, "players": game.num_players, "phase": phase,
-            "to_act": self.players_to_act(), "decision": self.decision_kind(),
-            "turn": self.turn, "turn_limit": game.options.turn_limit, "win_at": game.options.win_at,
-            "current": None if phase in (flow.FIRST_PLAYER, rules.OVER) else self.current, "first": self.first,
-            "deck": len(self.deck), "discard": [card_view(game, c) for c in self.discard],
-            "hand": None if player is None else [card_view(game, c) for c in sorted(self.hands[player])],
-            "hand_sizes": [len(hand) for hand in self.hands],
-            "battlefields": [[creature_view(self, c) for c in field] for field in self.fields],
-            "limits": list(self.limits), "out": list(self.out),
-            "victory": [[{"id": ids[c], "name": game.cards[c].name} for c in pile] for pile in self.victory],
-            "used_this_turn": [part for bit, part in enumerate(PARTS) if self.done & (1 << bit)],
-            "boost": self.boost, "attack_any": self.attack_any,
-            "attack": {"attacker": ids[self.attacker], "attacker_name": game.cards[self.attacker].name,
-                       "attacker_player": self.current,
-                       "defender": ids[self.defender], "defender_name": game.cards[self.defender].name,
-                       "defender_player": rules.owner_of(self, self.defender),
-                       "prevented": self.prevented, "reduce": self.reduce} if in_attack else None,
-            "pending": None if self.pending == NO_CARD else self._pending_view(),
-            "window": self.window or None,
-            "last_roll": self.last_roll,
-            "winners": None if self.winners is None else list(self.winners),
-            "returns": self.returns() if phase == rules.OVER else None,
-        }
-
-    def _pending_view(self) -> JSON:
-        """The action card or power under way, with its effect as data (CUBE-59)."""
-        game = self.game
-        source = game.cards[self.pending]
-        power = self.pending_kind == "power"
-        effect = game.power[self.pending] if power else game.effect[self.pending]
-        return {"kind": self.pending_kind, "card": game.ids[self.pending], "name": source.name,
-                "text": source.power if power else source.text, "effect": effect.to_dict() if effect else None,
-                "target": None if self.pending_target == NO_CARD else game.ids[self.pending_target],
-                "cancelled": self.cancelled}
+        return observe.observation(self, player)
 
     def observation_tensor(self, player: int) -> np.ndarray:
         return tensor.observe(self, player)

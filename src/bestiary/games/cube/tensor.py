@@ -171,7 +171,7 @@ class Tables:
         self.start[self.counts[2][0]] = rules.BATTLEFIELD_LIMIT / rules.MAX_SPOTS
         self.hand_size = float(game.hand_size)
         self.win_at = float(game.options.win_at)
-        # The state keeps the turn's parts as bits in the order of state.PARTS, which TURN_PARTS follows.
+        # The state keeps the turn's parts as bits in the order of flow.PARTS, which TURN_PARTS follows.
         # parts_done[done]: the positions of the parts whose bits are set in `done`.
         self.parts_done = [[at["turn_parts"] + bit for bit in range(len(TURN_PARTS)) if done >> bit & 1]
                            for done in range(1 << len(TURN_PARTS))]

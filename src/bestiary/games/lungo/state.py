@@ -14,9 +14,8 @@ from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, Stat
 from bestiary.core.errors import StateFormatError
 from bestiary.core.fields import FieldReader, StateFields, read_fields, state_field
 from bestiary.core.state_format import card_indices
-from bestiary.games.lungo import battles, events, flow, phases, rules, tensor
+from bestiary.games.lungo import battles, events, flow, observe, phases, rules, tensor
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
-from bestiary.games.lungo.view import card_view
 
 if TYPE_CHECKING:
     from bestiary.games.lungo.game import CreaturesOfLungo
@@ -480,47 +479,7 @@ class LungoState(StateFields, State):
 
     # -- views -------------------------------------------------------------------------------
     def observation(self, player: int | None) -> JSON:
-        game = self.game
-        n = game.num_players
-        revealed = self.phase != phases.CHOOSE  # LUNGO-39, LUNGO-42: face down until all have chosen
-        choices: list[Any] = []
-        for p in range(n):
-            cards = self.choices[p]
-            if revealed or p == player:
-                choices.append([card_view(game, c) for c in cards])
-            else:
-                choices.append({"face_down": len(cards), "chosen": self.chosen[p]})
-        return {
-            "game": game.info.name, "viewer": player, "players": n, "phase": self.phase,
-            "decision": self.decision_kind(), "to_act": self.players_to_act(),
-            "active_player": self.active, "turn": self.turns, "turn_limit": game.options.turn_limit,
-            "draw_pile": len(self.pile),
-            # LUNGO-12: whether the top card's back shows a battle card (None: no back shown)
-            "battle_on_top": None if self.top == phases.UNSEEN else self.top == phases.BATTLE,
-            "discard": [card_view(game, c) for c in self.discard],
-            "hand_sizes": [len(h) for h in self.hands],
-            "hand": None if player is None else [card_view(game, c) for c in sorted(self.hands[player])],
-            "goal": None if player is None or self.goals[player] < 0 else game.goal_view(self.goals[player]),
-            "goal_met": None if player is None else rules.goal_met(self, player),
-            "in_front": [[card_view(game, c) for c in front] for front in self.afflictions],
-            **self._token_view(player),
-            "loser": None if self.loser < 0 else self.loser,
-            "pending_card": None if self.pending < 0 else card_view(game, self.pending),
-            "target": None if self.target < 0 else self.target,
-            "battle": None if self.battle < 0 else {
-                "card": card_view(game, self.battle), "drawer": self.drawer, "choices": choices,
-                "order": list(self.order), "champion": None if self.champion < 0 else self.champion,
-                "rolls": list(self.rolls), "rolling": list(self.rollers),
-                "central_pile": [card_view(game, c) for c in self.central],
-                "in_swat": list(self.in_swat), "placer": None if self.placer < 0 else self.placer},
-            "returns": self.returns() if self.phase == phases.OVER else None,
-        }
-
-    def _token_view(self, player: int | None) -> JSON:
-        # LUNGO-57 (option token_grab="discreet"): a grab nobody has noticed is known to its taker alone.
-        if self.unnoticed >= 0 and player != self.unnoticed:
-            return {"tokens_left": self.tokens + 1, "token_takers": [p for p in self.takers if p != self.unnoticed]}
-        return {"tokens_left": self.tokens, "token_takers": list(self.takers)}
+        return observe.observation(self, player)
 
     def observation_tensor(self, player: int) -> np.ndarray:
         return tensor.observe(self, player)
