@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import compress
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
 from bestiary.games.crits import events
 from bestiary.games.crits.effects import EFFECTS
@@ -17,16 +17,18 @@ RESERVE, BOARD, EQUIPPED, DROPPED, GRAVEYARD, GONE, WAITING = range(7)
 PLACES = ("reserve", "board", "equipped", "dropped", "graveyard", "gone", "waiting")
 SIDE = 16  # pieces a side, numbered side * SIDE + slot (state.py)
 
-PLACE = "place"
-FIRST_ROLL = "first-roll"
-TURN = "turn"
-AIM = "aim"
-TARGET = "target"
-RAISE = "raise"
-RESPOND = "respond"
-ROLL = "roll"
-COUNTER = "counter"
-OVER = "over"
+PLACE: Final = "place"
+FIRST_ROLL: Final = "first-roll"
+TURN: Final = "turn"
+AIM: Final = "aim"
+TARGET: Final = "target"
+RAISE: Final = "raise"
+RESPOND: Final = "respond"
+ROLL: Final = "roll"
+COUNTER: Final = "counter"
+OVER: Final = "over"
+# The phases, for type checking: each constant above is one of them.
+Phase = Literal["place", "first-roll", "turn", "aim", "target", "raise", "respond", "roll", "counter", "over"]
 PHASES = (PLACE, FIRST_ROLL, TURN, AIM, TARGET, RAISE, RESPOND, ROLL, COUNTER, OVER)
 CHANCE_PHASES = frozenset({FIRST_ROLL, ROLL})
 

@@ -123,7 +123,7 @@ def _numbers(values: Any) -> list[int]:
 class CritsState(StateFields, State):
     game: CritsCreatures
 
-    phase: str = state_field(rules.FIRST_ROLL, read=one_of(rules.PHASES))
+    phase: rules.Phase = state_field(rules.FIRST_ROLL, read=one_of(rules.PHASES))
     player: int = state_field(0, read=integer_field(0, 1))
     turn: int = state_field(0, read=integer_field(0, 10**6))
     # Per piece (see the module's text); saved together under "pieces".

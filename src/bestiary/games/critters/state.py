@@ -76,7 +76,7 @@ def _read_scores(reader: FieldReader, key: str) -> list[int] | None:
 class CritterState(StateFields, State):
     game: CritterCapture
 
-    phase: str = state_field(rules.ACTIVE_DRAW, read=one_of(PHASES))
+    phase: rules.Phase = state_field(rules.ACTIVE_DRAW, read=one_of(PHASES))
     round: int = state_field(0, read=integer(0, 10**6))
     rounds: int = state_field(lambda state: len(state.game.cards) // state.game.num_players,  # CRITTERS-31
                               read=integer(1, 10**6))

@@ -5,7 +5,7 @@ Each function names the rule it follows (ids in docs/rules/cube-creatures.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Literal
 
 from bestiary.core.api import Action
 from bestiary.core.effects import Effect
@@ -17,12 +17,14 @@ from bestiary.games.cube.rules import ACTION, CREATURE, NO_CARD, OVER, UPGRADE
 if TYPE_CHECKING:
     from bestiary.games.cube.state import CubeState
 
-FIRST_PLAYER = "first-player"  # chance: who goes first
-PLACE = "place"  # setup: each player puts 2 creatures on their battlefield
-MAIN = "main"  # the main phase of the current player's turn, ending with the attack
-TARGET = "target"  # the current player chooses what an action card or power acts on
-RESPOND = "respond"  # a response window: the listed players play a reaction or pass
-ROLL = "roll"  # chance: the attack die
+FIRST_PLAYER: Final = "first-player"  # chance: who goes first
+PLACE: Final = "place"  # setup: each player puts 2 creatures on their battlefield
+MAIN: Final = "main"  # the main phase of the current player's turn, ending with the attack
+TARGET: Final = "target"  # the current player chooses what an action card or power acts on
+RESPOND: Final = "respond"  # a response window: the listed players play a reaction or pass
+ROLL: Final = "roll"  # chance: the attack die
+# The phases, for type checking: each constant above is one of them, or rules.OVER.
+Phase = Literal["first-player", "place", "main", "target", "respond", "roll", "over"]
 PHASES = (FIRST_PLAYER, PLACE, MAIN, TARGET, RESPOND, ROLL, OVER)
 CHANCE_PHASES = frozenset({FIRST_PLAYER, ROLL})
 

@@ -196,7 +196,7 @@ def _empty(state: CubeState) -> list[Any]:
 class CubeState(StateFields, State):
     game: CubeCreatures
 
-    phase: str = state_field(flow.PLACE, read=one_of(flow.PHASES))
+    phase: flow.Phase = state_field(flow.PLACE, read=one_of(flow.PHASES))
     turn: int = state_field(0, read=integer(0, 10**6))
     current: int = state_field(0, read=integer(0, last_seat))
     first: int = state_field(0, read=integer(0, last_seat))

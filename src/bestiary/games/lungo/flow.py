@@ -5,7 +5,7 @@ in effects.py (rule ids in docs/rules/creatures-of-lungo.md)."""
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from bestiary.games.lungo import battles, events, rules
 from bestiary.games.lungo.cards import ACTION_EFFECTS
@@ -35,6 +35,7 @@ from bestiary.games.lungo.phases import (
     TURN_ENDS,
     UNSEEN,
     Job,
+    Phase,
 )
 
 if TYPE_CHECKING:
@@ -300,7 +301,8 @@ def pass_token_moment(state: LungoState, player: int) -> None:
     state.passed[player] = True
     if all(state.passed):
         if state.resume and state.resume != TURN_ENDS:
-            state.phase = state.resume  # LUNGO-56: the game goes on where the moment came in
+            # LUNGO-56: the game goes on where the moment came in (one of OFFERING_PHASES)
+            state.phase = cast(Phase, state.resume)
             state.resume = ""
             return
         state.resume = ""

@@ -3,22 +3,25 @@ battles and the rules share."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, Literal, NamedTuple
 
-SETUP = "setup"
-TURN_DRAW = "turn-draw"
-PLAY = "play"
-TARGET = "target"
-RESPONSE = "response"
-CHOOSE = "battle-choose"
-FIGHT = "battle-fight"
-DICE = "dice-battle"
-SWAT_PLACE = "swat-place"
-SWAT_RACE = "swat-race"
-WINNINGS_DRAW = "battle-winnings"
-TOKEN_MOMENT = "token-moment"
-TOKEN_RACE = "token-race"
-OVER = "over"
+SETUP: Final = "setup"
+TURN_DRAW: Final = "turn-draw"
+PLAY: Final = "play"
+TARGET: Final = "target"
+RESPONSE: Final = "response"
+CHOOSE: Final = "battle-choose"
+FIGHT: Final = "battle-fight"
+DICE: Final = "dice-battle"
+SWAT_PLACE: Final = "swat-place"
+SWAT_RACE: Final = "swat-race"
+WINNINGS_DRAW: Final = "battle-winnings"
+TOKEN_MOMENT: Final = "token-moment"
+TOKEN_RACE: Final = "token-race"
+OVER: Final = "over"
+# The phases, for type checking: each constant above is one of them.
+Phase = Literal["setup", "turn-draw", "play", "target", "response", "battle-choose", "battle-fight", "dice-battle",
+                "swat-place", "swat-race", "battle-winnings", "token-moment", "token-race", "over"]
 PHASES = (SETUP, TURN_DRAW, PLAY, TARGET, RESPONSE, CHOOSE, FIGHT, DICE, SWAT_PLACE, SWAT_RACE, WINNINGS_DRAW,
           TOKEN_MOMENT, TOKEN_RACE, OVER)
 RACE_PHASES = frozenset({SWAT_RACE, TOKEN_MOMENT, TOKEN_RACE})

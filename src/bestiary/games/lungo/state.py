@@ -162,7 +162,7 @@ def _empty(state: LungoState) -> list[Any]:
 class LungoState(StateFields, State):
     game: CreaturesOfLungo
 
-    phase: str = state_field(phases.SETUP, read=_read_phase)
+    phase: phases.Phase = state_field(phases.SETUP, read=_read_phase)
     active: int = state_field(lambda state: state.game.options.first_player, read=_seat_or_none)
     turns: int = state_field(0, read=_number)
     tokens: int = state_field(lambda state: state.game.num_players - 1, read=_number)  # LUNGO-19
