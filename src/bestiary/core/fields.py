@@ -43,14 +43,13 @@ COPIES = {
 }
 SAME_KEY = "\0"  # the default key: the field's own name
 
-Initial = Callable[[Any], Any]  # the state (its game and seed set) -> the field's first value
 Writer = Callable[[Any, Any], Any]  # (state, value) -> JSON
 ReadFn = Callable[["FieldReader", str], Any]  # (reader, key) -> value, raising StateFormatError when wrong
 
 
 @dataclass(frozen=True)
 class Field:
-    initial: Any  # a value that never changes in place, or an Initial callable
+    initial: Any  # a value that never changes in place, or a function of the new state (game and seed set)
     copy: str | None = None  # one of COPIES; None: from the annotation
     key: str | None = SAME_KEY
     write: Writer | None = None  # None: the value as it is (a list as a new list)
