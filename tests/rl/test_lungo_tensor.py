@@ -9,7 +9,7 @@ import pytest
 import bestiary
 from bestiary.core.api import CHANCE
 from bestiary.core.conformance import random_step
-from bestiary.games.lungo import rules, tensor
+from bestiary.games.lungo import phases, tensor
 from tests.rl.tensor_checks import checked_tensor
 
 
@@ -58,7 +58,7 @@ def test_battle_choices_stay_face_down_until_all_have_chosen() -> None:
     for seed in range(40):
         state = game.new_initial_state(seed=seed)
         rng = random.Random(seed)
-        if reaches(state, rng, rules.CHOOSE):
+        if reaches(state, rng, phases.CHOOSE):
             break
     else:
         pytest.fail("no battle in 40 random games")

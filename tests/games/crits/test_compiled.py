@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import bestiary
 from bestiary.core.compiled import compiled
-from bestiary.games.crits import rules, tensor
+from bestiary.games.crits import flow, rules, tensor
 from bestiary.games.crits.game import CritsCreatures
 from bestiary.games.crits.state import CritsState
 from tests.games.crits.test_move_generation import fight_biased_game
@@ -68,8 +68,8 @@ def same_turn_actions(state: CritsState) -> None:
     """The compiled list holds the very action objects of the Python list, in the same order."""
     tables = state.game.turn_tables
     assert tables is not None
-    fast = tables.turn_actions(state, state._deploys(state.player))
-    slow = state.python_turn_actions()
+    fast = tables.turn_actions(state, flow.deploys_held_back(state, state.player))
+    slow = flow.python_turn_actions(state)
     assert [str(a) for a in fast] == [str(a) for a in slow]
     assert all(a is b for a, b in zip(fast, slow, strict=True))
 
@@ -175,4 +175,4 @@ def test_pure_python_can_be_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     state = game.new_initial_state(seed=3)
     state.apply_action(state.chance_outcomes()[0][0])
     state.apply_action(state.chance_outcomes()[0][0])
-    assert state.phase == rules.TURN and state.legal_actions() == state.python_turn_actions()
+    assert state.phase == rules.TURN and state.legal_actions() == flow.python_turn_actions(state)

@@ -12,10 +12,11 @@ import pytest
 import bestiary
 from bestiary.core.api import CHANCE, Action
 from bestiary.core.conformance import random_step
-from bestiary.games.crits import rules
+from bestiary.games.crits import flow, rules
 from bestiary.games.crits.actions import Move, Word
 from bestiary.games.crits.game import CritsCreatures
-from bestiary.games.crits.state import SIDE, CritsState
+from bestiary.games.crits.rules import SIDE
+from bestiary.games.crits.state import CritsState
 
 ARENA = (Path(__file__).parent / "arena.json").read_text()
 CONFIGURATIONS = [{}, {"allies_block": False}, {"placement": "manual", "width": 8, "length": 12, "start_depth": 2}]
@@ -139,7 +140,7 @@ def test_turn_actions_match_a_plain_generation_cold_and_warm(options: dict[str, 
     for _ in range(2):  # the first pass fills the game's memo of moves, the second reads from it
         for state in states:
             plain = plain_turn_actions(state)
-            assert state.clone().python_turn_actions() == plain
+            assert flow.python_turn_actions(state.clone()) == plain
             assert state.clone().legal_actions() == plain  # the compiled twin, where it is built
     assert game.reach_memo
 
@@ -149,7 +150,7 @@ def test_a_full_memo_starts_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
     game = bestiary.load_game("crits-creatures")
     assert isinstance(game, CritsCreatures)
     for state in [s for s in playouts(game, range(2)) if s.phase == rules.TURN]:
-        assert state.python_turn_actions() == plain_turn_actions(state)
+        assert flow.python_turn_actions(state) == plain_turn_actions(state)
         assert len(game.reach_memo) <= 8
 
 
@@ -208,7 +209,7 @@ def test_every_step_of_seeded_random_games_matches_the_plain_rules(options: dict
             seen_phases.add(state.phase)
             if state.phase == rules.TURN:
                 plain = plain_turn_actions(state)
-                assert state.python_turn_actions() == plain
+                assert flow.python_turn_actions(state) == plain
                 assert state.legal_actions() == plain  # the compiled twin, where it is built
             elif state.phase == rules.RESPOND:
                 assert state.legal_actions() == [*plain_effect_actions(state, player), game.words["pass"]]

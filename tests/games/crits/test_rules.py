@@ -11,7 +11,7 @@ from rich.text import Text
 
 import bestiary
 from bestiary.core.errors import IllegalActionError, OptionError, StateFormatError
-from bestiary.games.crits import rules
+from bestiary.games.crits import flow, rules
 from bestiary.games.crits.game import CritsCreatures
 from bestiary.games.crits.state import CritsState
 
@@ -200,5 +200,5 @@ def test_two_items_dropped_on_one_tile_can_be_attacked() -> None:
                   p11={"where": "dropped", "tile": "G11", "holder": -1},
                   p27={"where": "dropped", "tile": "G11", "holder": -1})
     assert state.dropped_at(state.game.tile_index["G11"]) == [11, 27]
-    assert "attack G12 G11" in [str(a) for a in state.python_turn_actions()]
+    assert "attack G12 G11" in [str(a) for a in flow.python_turn_actions(state)]
     assert "attack G12 G11" in [str(a) for a in state.legal_actions()]

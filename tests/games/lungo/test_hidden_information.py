@@ -12,17 +12,17 @@ from rich.text import Text
 import bestiary
 from bestiary.core.api import CHANCE
 from bestiary.core.conformance import random_step
-from bestiary.games.lungo import rules
+from bestiary.games.lungo import phases, rules
 from bestiary.games.lungo.state import LungoState
 
 
 def draws_after_a_back(state: LungoState) -> list[int] | None:
     """The cards a draw due now may take, when a back is shown; else None."""
     jobs = state.jobs
-    if not jobs or state.top == rules.UNSEEN:
+    if not jobs or state.top == phases.UNSEEN:
         return None
     kind, player, _ = jobs[0]
-    if kind in rules.DRAW_JOBS or (kind == rules.SWAT and not state.hands[player]):
+    if kind in phases.DRAW_JOBS or (kind == phases.SWAT and not state.hands[player]):
         return [state.game.index_of[str(a)[5:]] for a, _ in state.chance_outcomes()]
     return None
 
@@ -40,9 +40,9 @@ def test_the_top_cards_back_is_public_and_true_and_determinize_keeps_it(seed: in
     while not state.is_terminal():
         views = [state.observation(viewer) for viewer in [*range(players), None]]
         assert len({view["battle_on_top"] for view in views}) == 1
-        if state.top != rules.UNSEEN:
+        if state.top != phases.UNSEEN:
             shown_backs += 1
-            assert views[0]["battle_on_top"] == (state.top == rules.BATTLE)
+            assert views[0]["battle_on_top"] == (state.top == phases.BATTLE)
             assert any(game.is_battle[c] == state.top for c in state.pile)
         drawable = draws_after_a_back(state)
         if drawable is not None:
@@ -79,10 +79,10 @@ def test_an_unseen_card_swapped_with_a_hand_changes_nothing_but_a_battle_card_wo
     """LUNGO-75: P1 cannot tell P2's cards from the pile's of the same back; the back itself is seen."""
     game = bestiary.load_game("creatures-of-lungo", players=2)
     state = game.new_initial_state(seed=5)
-    while state.is_chance_node() or state.phase != rules.PLAY:
+    while state.is_chance_node() or state.phase != phases.PLAY:
         player, action = random_step(state, random.Random(5))
         state.apply_action(action, player=None if player == CHANCE else player)
-    if state.top == rules.UNSEEN:
+    if state.top == phases.UNSEEN:
         state.apply_action("top other")
     before = state.observation(0)
     other = state.clone()
@@ -93,9 +93,9 @@ def test_an_unseen_card_swapped_with_a_hand_changes_nothing_but_a_battle_card_wo
     other.hands[1].append(plain)
     assert other.observation(0) == before
     flipped = state.clone()
-    flipped.top = rules.BATTLE if state.top == rules.OTHER else rules.OTHER
+    flipped.top = phases.BATTLE if state.top == phases.OTHER else phases.OTHER
     assert flipped.observation(0) != before
-    battle_on_top = state if state.top == rules.BATTLE else flipped
+    battle_on_top = state if state.top == phases.BATTLE else flipped
     screens = [Text.from_markup(game.render(s.observation(0))).plain for s in (battle_on_top, state, flipped)]
     assert "a battle card is on top" in screens[0]  # LUNGO-12: the terminal says it
     assert sum("a battle card is on top" in screen for screen in screens) == 2

@@ -14,7 +14,7 @@ from bestiary.agents.base import SeatView
 from bestiary.core.api import SIMULTANEOUS
 from bestiary.core.conformance import checked_playout
 from bestiary.core.errors import OptionError
-from bestiary.games.lungo import rules
+from bestiary.games.lungo import flow, phases, rules
 from bestiary.games.lungo.cards import STARTER_CARDS
 from tests.games.lungo.conftest import dealt
 
@@ -67,11 +67,11 @@ def test_empty_pile_is_refilled_from_the_discard_pile() -> None:
     """LUNGO-58: the discard pile becomes the draw pile; with both empty nothing is drawn."""
     state = dealt(HANDS, ["goal-fire-trio", "goal-water-trio"], turn_draw="cinder-wisp")
     state.discard, state.pile = state.pile, []
-    rules.refill_pile(state)
+    flow.refill_pile(state)
     assert len(state.pile) == 91 and state.discard == []
     state.discard, state.pile = [], []
     state.apply_action("end turn", player=0)
-    assert state.phase == rules.PLAY and state.active == 1 and len(state.hands[1]) == 3
+    assert state.phase == phases.PLAY and state.active == 1 and len(state.hands[1]) == 3
 
 
 def test_face_down_choice_is_hidden_until_all_have_chosen() -> None:

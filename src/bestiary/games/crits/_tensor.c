@@ -159,7 +159,8 @@ static PyObject *body(TensorTables *t, PyObject *const *args, Py_ssize_t nargs) 
             return NULL;
         }
     }
-    /* each declared attack's attacker and target (state.combats: [attacker, target, dice, counter]) */
+    /* each declared attack's attacker and target (state.combats: Combat(attacker, target, dice, counter)
+       tuples; a list of the same is read alike) */
     char declared_attacker[PIECES] = {0}, declared_target[PIECES] = {0};
     PyObject *combats = PyObject_GetAttrString(state, "combats");
     if (combats == NULL) return NULL;
@@ -171,7 +172,10 @@ static PyObject *body(TensorTables *t, PyObject *const *args, Py_ssize_t nargs) 
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(combats); i++) {
         PyObject *combat = PyList_GET_ITEM(combats, i);
         long a = -1, b = -1;
-        if (PyList_Check(combat) && PyList_GET_SIZE(combat) >= 2) {
+        if (PyTuple_Check(combat) && PyTuple_GET_SIZE(combat) >= 2) {
+            a = small_int(PyTuple_GET_ITEM(combat, 0));
+            b = small_int(PyTuple_GET_ITEM(combat, 1));
+        } else if (PyList_Check(combat) && PyList_GET_SIZE(combat) >= 2) {
             a = small_int(PyList_GET_ITEM(combat, 0));
             b = small_int(PyList_GET_ITEM(combat, 1));
         }

@@ -1,6 +1,6 @@
 /* Crit's Creatures: the turn's legal actions, compiled.
  *
- * The same list, in the same order, as CritsState.python_turn_actions (state.py), which stays the reference
+ * The same list, in the same order, as flow.python_turn_actions (flow.py), which stays the reference
  * and the fallback where this module is not built: tests/games/crits/test_compiled.py compares the two at
  * every step of seeded random games. The board is read from the state's per-piece lists; the tiles are bit
  * sets of up to MAX_WORDS 64-bit words, as the Python rules hold them in integers. Rule ids are those of
@@ -750,7 +750,7 @@ fail:
 
 static PyMethodDef tables_methods[] = {
     {"turn_actions", (PyCFunction)(void (*)(void))turn_actions, METH_FASTCALL,
-     "turn_actions(state, deploys) -> list: the turn's legal actions (CritsState.python_turn_actions)"},
+     "turn_actions(state, deploys) -> list: the turn's legal actions (flow.python_turn_actions)"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject TurnTablesType = {

@@ -187,7 +187,7 @@ class CritsCreatures(Game):
                                  for budget in range(budgets))
         self.reach_key_shift = self.tiles + (self.tiles * budgets + budgets).bit_length()
         self.reach_memo: dict[int, tuple[Move, ...]] = {}
-        # per card, for CritsState._turn_actions: its reach areas (None: it cannot move) and its attack lines
+        # per card, for flow.python_turn_actions: its reach areas (None: it cannot move) and its attack lines
         # (None: it cannot attack)
         self.card_reach = tuple((self.reach_areas[budget] if budget else None,
                                  self.attack_lines[reach] if dice else None)

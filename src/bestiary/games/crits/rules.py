@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import compress
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
 from bestiary.games.crits import events
 from bestiary.games.crits.effects import EFFECTS
@@ -15,17 +15,20 @@ if TYPE_CHECKING:
 # where a piece is
 RESERVE, BOARD, EQUIPPED, DROPPED, GRAVEYARD, GONE, WAITING = range(7)
 PLACES = ("reserve", "board", "equipped", "dropped", "graveyard", "gone", "waiting")
+SIDE = 16  # pieces a side, numbered side * SIDE + slot (state.py)
 
-PLACE = "place"
-FIRST_ROLL = "first-roll"
-TURN = "turn"
-AIM = "aim"
-TARGET = "target"
-RAISE = "raise"
-RESPOND = "respond"
-ROLL = "roll"
-COUNTER = "counter"
-OVER = "over"
+PLACE: Final = "place"
+FIRST_ROLL: Final = "first-roll"
+TURN: Final = "turn"
+AIM: Final = "aim"
+TARGET: Final = "target"
+RAISE: Final = "raise"
+RESPOND: Final = "respond"
+ROLL: Final = "roll"
+COUNTER: Final = "counter"
+OVER: Final = "over"
+# The phases, for type checking: each constant above is one of them.
+Phase = Literal["place", "first-roll", "turn", "aim", "target", "raise", "respond", "roll", "counter", "over"]
 PHASES = (PLACE, FIRST_ROLL, TURN, AIM, TARGET, RAISE, RESPOND, ROLL, COUNTER, OVER)
 CHANCE_PHASES = frozenset({FIRST_ROLL, ROLL})
 
@@ -33,6 +36,15 @@ MOVES_PER_TURN = 5  # CRITS-5, CRITS-56
 REACH_MEMO_SIZE = 1 << 15  # positions kept by moves_from (a few MB); the memo starts afresh when full
 KINGLESS_TURNS_TO_LOSE = 3  # CRITS-41, CRITS-60
 DRAW = 2
+
+
+class Combat(NamedTuple):
+    """One attack declared (CRITS-8), or a counter-attack (CRITS-11): `dice` of the attacker's dice at the target."""
+
+    attacker: int
+    target: int
+    dice: int
+    counter: int  # 1 for a counter-attack
 
 
 def seat(player: int) -> str:
@@ -288,11 +300,11 @@ def pincer_pair(state: CritsState, tile: int, player: int) -> tuple[int, int] | 
     return front, back
 
 
-def declare_attack(state: CritsState, combats: list[list[int]]) -> None:
+def declare_attack(state: CritsState, combats: list[Combat]) -> None:
     # CRITS-5, CRITS-55: one attack a turn; the move phase is over once it is declared.
     state.attacked = True
     state.combats = combats
-    attackers = {combat[0] for combat in combats}
+    attackers = {combat.attacker for combat in combats}
     # CRITS-63: two attackers are a pincer; CRITS-62: one attacker with several targets splits its dice
     kind = ("CRITS-63",) if len(attackers) > 1 else ("CRITS-62",) if len(combats) > 1 else ()
     for attacker, target, dice, _ in combats:
@@ -317,12 +329,12 @@ def open_response_window(state: CritsState) -> None:
 def next_combat(state: CritsState) -> None:
     while state.combats:
         combat = state.combats.pop(0)
-        attacker, target = combat[0], combat[1]
+        attacker, target = combat.attacker, combat.target
         if state.on_board(attacker) and (state.on_board(target) or state.where[target] == DROPPED):
-            state.current = combat
+            state.current = list(combat)
             state.stage = 0
             state.rolled = []
-            state.todo = list(state.game.attack_dice[state.card[attacker]][:combat[2]])
+            state.todo = list(state.game.attack_dice[state.card[attacker]][:combat.dice])
             state.phase = ROLL
             return
     state.current = []
@@ -407,7 +419,7 @@ def counter_attack(state: CritsState) -> None:
     state._log("counter", f"{state.name(target)} counter-attacks {state.name(attacker)}.",
                rules=("CRITS-11", "CRITS-12"))
     dice = len(state.game.attack_dice[state.card[target]])
-    state.combats.insert(0, [target, attacker, dice, 1])
+    state.combats.insert(0, Combat(target, attacker, dice, 1))
     next_combat(state)
 
 

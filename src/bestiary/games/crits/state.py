@@ -10,22 +10,23 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
+from bestiary.core.fields import CLEARED, FieldReader, StateFields, one_of, read_fields, state_field
+from bestiary.core.fields import integer as integer_field
 from bestiary.core.state_format import integer, pick
-from bestiary.games.crits import rules, tensor
-from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
-from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE
+from bestiary.games.crits import flow, observe, rules, tensor
+from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Split, Use
+from bestiary.games.crits.rules import BOARD, DROPPED, EQUIPPED, GRAVEYARD, PLACES, RESERVE, SIDE, Combat
 
 if TYPE_CHECKING:
     from bestiary.games.crits.game import CritsCreatures
 
-SIDE = 16
 # The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
 PHASE_RULES = {rules.PLACE: ("CRITS-44",), rules.FIRST_ROLL: ("CRITS-45",), rules.TURN: ("CRITS-5",),
                rules.AIM: ("CRITS-62",), rules.TARGET: ("CRITS-52",), rules.RAISE: ("CRITS-28",),
@@ -38,59 +39,140 @@ ACTION_RULES: dict[type, tuple[str, ...]] = {
     DropCrown: ("CRITS-40",)}
 WORD_RULES = {"end turn": ("CRITS-5",), "counter": ("CRITS-11",), "no counter": ("CRITS-11",),
               "pass": ("CRITS-52",)}
-# The rule of each activated effect a piece may use (CRITS-26 to CRITS-28).
-EFFECT_RULES = {"kill": ("CRITS-27",), "sacrifice": ("CRITS-26",), "necro": ("CRITS-28",)}
 
 
-class CritsState(State):
+def _per_piece(value: Any) -> Callable[[CritsState], list[Any]]:
+    return lambda state: [value] * (2 * SIDE)
+
+
+def _pair(value: Any) -> Callable[[CritsState], list[Any]]:
+    return lambda state: [value, value]
+
+
+def _empty(state: CritsState) -> list[Any]:
+    return []
+
+
+def _write_pieces(state: CritsState, card: list[int]) -> JSON:
+    # keyed by piece number, so that a scenario's edits can change one piece
+    cards, tile = state.game.cards, state.tile_name
+    return {str(p): {"card": cards[card[p]].id, "side": state.side[p], "where": PLACES[state.where[p]],
+                     "tile": tile(state.pos[p]) if state.pos[p] >= 0 else None, "holder": state.holder[p],
+                     "used": state.used[p], "lasts": state.lasts[p]}
+            for p in range(2 * SIDE)}
+
+
+def _read_pieces(reader: FieldReader, key: str) -> list[int]:
+    """The per-piece arrays, and what follows from them: who holds what, the board, the activators."""
+    game, state, pieces = reader.game, reader.state, reader.raw[key]
+    if not isinstance(pieces, dict) or sorted(pieces, key=int) != [str(p) for p in range(2 * SIDE)]:
+        raise StateFormatError(f"'pieces' must map each piece number 0 to {2 * SIDE - 1} to its entry")
+    for p in range(2 * SIDE):
+        entry = pieces[str(p)]
+        card = game.card_index.get(entry["card"])
+        if card is None:
+            raise StateFormatError(f"pieces[{p}]: no card '{entry['card']}'")
+        state.card[p] = card
+        state.side[p] = integer(entry, "side", 0, 1)
+        state.where[p] = PLACES.index(pick(entry, "where", PLACES))
+        state.pos[p] = _tile(game, entry.get("tile"), f"pieces[{p}].tile")
+        state.holder[p] = integer(entry, "holder", -1, 2 * SIDE - 1)
+        state.used[p] = bool(entry.get("used", False))
+        state.lasts[p] = integer(entry, "lasts", 0, 1000) if "lasts" in entry else 0
+    for p in range(2 * SIDE):
+        if state.holder[p] >= 0:
+            if state.where[p] != EQUIPPED:
+                raise StateFormatError(f"pieces[{p}] has a holder but is not 'equipped'")
+            state.held[state.holder[p]] = p
+        if (state.where[p] in (BOARD, DROPPED)) != (state.pos[p] >= 0):
+            raise StateFormatError(f"pieces[{p}] is {PLACES[state.where[p]]}: a tile goes with 'board' and "
+                                   "'dropped' only")
+        if state.where[p] == BOARD:
+            if state.board[state.pos[p]] >= 0:
+                raise StateFormatError(f"two pieces stand on {state.tile_name(state.pos[p])}")
+            state.put(p, state.pos[p])
+    state.activators = game.activators(state.card)
+    return list(state.card)
+
+
+def _tiles(state: CritsState, tiles: list[int]) -> list[str | None]:
+    return [state.tile_name(t) if t >= 0 else None for t in tiles]
+
+
+def _read_tiles(reader: FieldReader, key: str) -> list[int]:
+    return [_tile(reader.game, t, key) for t in reader.raw.get(key, [])]
+
+
+def _read_first_rolls(reader: FieldReader, key: str) -> list[int]:
+    # CRITS-45: each roll-off die is a d20, or -1 before it is rolled
+    rolls = [integer({key: v}, key, -1, 20) for v in reader.raw.get(key, [-1, -1])]
+    if len(rolls) != 2 or 0 in rolls:
+        raise StateFormatError("'first_rolls' must hold two rolls of a d20 (1 to 20), -1 for one not rolled yet")
+    return rolls
+
+
+def _optional(default: Any, convert: Callable[[Any], Any]) -> Callable[[FieldReader, str], Any]:
+    """A value older saved states may lack."""
+    return lambda reader, key: convert(reader.raw.get(key, default))
+
+
+def _numbers(values: Any) -> list[int]:
+    return [int(v) for v in values]
+
+
+class CritsState(StateFields, State):
     game: CritsCreatures
 
-    def __init__(self, game: CritsCreatures, seed: int | None) -> None:
-        super().__init__(game, seed)
-        pieces = 2 * SIDE
-        self.phase = rules.FIRST_ROLL
-        self.player = 0
-        self.turn = 0
-        self.card = list(game.start_cards)
-        self.side = [p // SIDE for p in range(pieces)]
-        self.where = [RESERVE] * pieces
-        self.pos = [-1] * pieces
-        self.holder = [-1] * pieces
-        self.held = [-1] * pieces
-        self.used = [False] * pieces
-        self.lasts = [0] * pieces
-        self.board = [-1] * game.tiles
-        self.occupancy = [0, 0]
-        self.creature_tiles = [0, 0]
-        self.titan_tiles = [0, 0]
-        # each side's creatures and Titans on the board, in piece order: the pieces that may move or attack
-        self.fighters: list[list[int]] = [[], []]
-        # each side's Deploy actions for the Split Second cards it holds off the board (None: not listed yet)
-        self.deploys: list[tuple[Action, ...] | None] = [None, None]
-        self.activators = game.activators(self.card)
-        self.king = [-1, -1]
-        self.crown = [-1, -1]
-        self.kingless = [0, 0]
-        self.king_fell_this_turn = False
-        self.moved = 0
-        self.moved_last = [0, 0]
-        self.moves_made = 0
-        self.attacked = False
-        self.counter_used = False
-        self.first_rolls = [-1, -1]
-        self.actor = -1
-        self.chosen = -1
-        self.source = -1
-        self.aims: list[int] = []
-        self.combats: list[list[int]] = []
-        self.current: list[int] = []
-        self.stage = 0
-        self.todo: list[int] = []
-        self.rolled: list[int] = []
-        self.attack_total = 0
-        self.winner = -1
-        self.reason = ""
-        self._legal: list[Action] | None = None
+    phase: rules.Phase = state_field(rules.FIRST_ROLL, read=one_of(rules.PHASES))
+    player: int = state_field(0, read=integer_field(0, 1))
+    turn: int = state_field(0, read=integer_field(0, 10**6))
+    # Per piece (see the module's text); saved together under "pieces".
+    card: list[int] = state_field(lambda state: list(state.game.start_cards), key="pieces", write=_write_pieces,
+                                  read=_read_pieces)
+    side: list[int] = state_field(lambda state: [p // SIDE for p in range(2 * SIDE)], key=None)
+    where: list[int] = state_field(_per_piece(RESERVE), key=None)
+    pos: list[int] = state_field(_per_piece(-1), key=None)
+    holder: list[int] = state_field(_per_piece(-1), key=None)
+    held: list[int] = state_field(_per_piece(-1), key=None)
+    used: list[bool] = state_field(_per_piece(False), key=None)
+    lasts: list[int] = state_field(_per_piece(0), key=None)
+    # What follows from the pieces, kept for the legal-move generation.
+    board: list[int] = state_field(lambda state: [-1] * state.game.tiles, key=None)
+    occupancy: list[int] = state_field(_pair(0), key=None)
+    creature_tiles: list[int] = state_field(_pair(0), key=None)
+    titan_tiles: list[int] = state_field(_pair(0), key=None)
+    # Each side's creatures and Titans on the board, in piece order: the pieces that may move or attack.
+    fighters: list[list[int]] = state_field(lambda state: [[], []], key=None)
+    # Each side's Deploy actions for the Split Second cards it holds off the board (None: not listed yet).
+    deploys: list[tuple[Action, ...] | None] = state_field(_pair(None), key=None, compare=False)
+    activators: Any = state_field(lambda state: state.game.activators(state.card), key=None)
+    king: list[int] = state_field(_pair(-1), key="kings", read=lambda reader, key: [
+        integer({"k": k}, "k", -1, 2 * SIDE - 1) for k in reader.raw[key]])
+    crown: list[int] = state_field(_pair(-1), key="crowns", write=_tiles, read=_read_tiles)
+    kingless: list[int] = state_field(_pair(0), read=lambda reader, key: _numbers(reader.raw[key]))
+    king_fell_this_turn: bool = state_field(False, read=_optional(False, bool))
+    moved: int = state_field(0, read=_optional(0, int))
+    moved_last: list[int] = state_field(_pair(0), read=_optional([0, 0], _numbers))
+    moves_made: int = state_field(0, read=integer_field(0, 2 * SIDE))
+    attacked: bool = state_field(False, read=_optional(False, bool))
+    counter_used: bool = state_field(False, read=_optional(False, bool))
+    first_rolls: list[int] = state_field(_pair(-1), read=_read_first_rolls)
+    actor: int = state_field(-1, read=_optional(-1, int))
+    chosen: int = state_field(-1, read=_optional(-1, int))
+    source: int = state_field(-1, read=_optional(-1, int))
+    aims: list[int] = state_field(_empty, write=lambda state, aims: [state.tile_name(t) for t in aims],
+                                  read=_read_tiles)
+    combats: list[Combat] = state_field(_empty, write=lambda state, combats: [list(c) for c in combats],
+                                        read=_optional([], lambda combats: [Combat(*_numbers(c)) for c in combats]))
+    # The combat under way (attacker, target, dice, counter), or the attacker alone while a split attack is aimed.
+    current: list[int] = state_field(_empty, read=_optional([], _numbers))
+    stage: int = state_field(0, read=_optional(0, int))
+    todo: list[int] = state_field(_empty, read=_optional([], _numbers))
+    rolled: list[int] = state_field(_empty, read=_optional([], _numbers))
+    attack_total: int = state_field(0, read=_optional(0, int))
+    winner: int = state_field(-1, read=_optional(-1, int))
+    reason: str = state_field("", read=_optional("", str))
+    _legal: list[Action] | None = state_field(None, key=None, copy=CLEARED)
 
     @classmethod
     def setup(cls, game: CritsCreatures, seed: int | None) -> CritsState:
@@ -270,114 +352,8 @@ class CritsState(State):
 
     def _legal_actions(self, player: int) -> Sequence[Action]:
         if self._legal is None:
-            self._legal = self._compute_legal()
+            self._legal = flow.legal_actions(self)
         return self._legal
-
-    def _compute_legal(self) -> list[Action]:
-        game = self.game
-        phase = self.phase
-        if phase == rules.TURN:
-            return self._turn_actions()
-        if phase == rules.PLACE:
-            return [game.aim_actions[t] for t in game.start_zone[self.player] if self.board[t] < 0]
-        if phase == rules.AIM:
-            splitter = self.current[0]
-            return [game.aim_actions[t] for t in rules.attack_tiles(self, splitter)]
-        if phase == rules.COUNTER:
-            return [game.words["counter"], game.words["no counter"]]
-        if phase == rules.RESPOND:
-            return [*self._effect_actions(self.actor), game.words["pass"]]
-        if phase == rules.RAISE:
-            cards = sorted({self.card[p] for p in self.graveyard(self.actor)})
-            return [game.raise_actions[c] for c in cards]
-        if phase == rules.TARGET:
-            return [game.aim_actions[t] for t in self._target_tiles()]
-        return []
-
-    def _target_tiles(self) -> list[int]:
-        if self.chosen >= 0 and self.where[self.chosen] == RESERVE:  # a Split Second card entering play
-            return [t for t in self.game.start_zone[self.actor] if self.board[t] < 0]
-        return rules.effect_targets(self, self.source)
-
-    def _effect_actions(self, player: int) -> list[Action]:
-        game = self.game
-        out: list[Action] = [game.use_actions[rules.effect_source_tile(self, p)][held]
-                             for p, held in self.usable_effects(player)]
-        deploys = self._deploys(player)
-        if deploys and game.zone_tiles[player] & ~(self.occupancy[0] | self.occupancy[1]):
-            out += deploys
-        return out
-
-    def _deploys(self, player: int) -> tuple[Action, ...]:
-        """The Deploy actions for the Split Second cards the player holds off the board, kept until one leaves."""
-        deploys = self.deploys[player]
-        if deploys is None:
-            base = player * SIDE
-            deploys = self.deploys[player] = tuple(self.game.deploy_actions[c] for c in sorted(
-                {self.card[p] for p in range(base, base + SIDE) if self.where[p] == RESERVE}))
-        return deploys
-
-    def _turn_actions(self) -> list[Action]:
-        tables = self.game.turn_tables
-        if tables is not None:  # the compiled twin of python_turn_actions (docs/architecture.md)
-            return tables.turn_actions(self, self._deploys(self.player))
-        return self.python_turn_actions()
-
-    def python_turn_actions(self) -> list[Action]:
-        """The turn's legal actions: moves piece by piece, attacks, pincers, effects, Deploy, the crown, end turn."""
-        game = self.game
-        player = self.player
-        where, card, pos = self.where, self.card, self.pos
-        own, enemy = self.occupancy[player], self.occupancy[1 - player]
-        occupied = own | enemy
-        free = game.all_tiles & ~occupied
-        allies_block = game.options.allies_block
-        passable = free if allies_block else free | own
-        moved, card_reach, memo = self.moved, game.card_reach, game.reach_memo
-        hurried = self.moves_made >= rules.MOVES_PER_TURN
-        may_attack = not self.attacked
-        # what an attack may hit: enemy pieces, and dropped items lying on free tiles
-        targets = enemy
-        if may_attack and DROPPED in where:
-            for p in range(2 * SIDE):
-                if where[p] == DROPPED:  # or, not sum: two items may lie on one tile
-                    targets |= (1 << pos[p]) & free
-        attackers = 0  # the tiles of our pieces that may attack
-        aiming = []  # those pieces with a target along their lines
-        out: list[Action] = []
-        for piece in self.fighters[player]:
-            origin = pos[piece]
-            areas, lines = card_reach[card[piece]]
-            if lines is not None and may_attack:
-                attackers |= 1 << origin
-                if targets & lines[origin]:
-                    aiming.append(piece)
-            # CRITS-5, CRITS-56: up to five different pieces a turn, each once; Swift cards override (CRITS-54),
-            # and so do Titans with option titan_moves="free".
-            if areas is None or moved >> piece & 1 or (hurried and not rules.moves_freely(self, piece)):
-                continue
-            area, tag = areas[origin]
-            key = occupied & area | tag
-            if not allies_block:
-                key |= (own & area) << game.reach_key_shift
-            moves = memo.get(key)
-            out += moves if moves is not None else rules.moves_from(self, piece, key, free, passable)
-        if may_attack:
-            for piece in aiming:
-                origin = pos[piece]
-                tiles = rules.attack_tiles(self, piece)
-                out += [game.attack_actions[origin, t] for t in tiles]
-                if len(tiles) > 1 and len(game.attack_dice[card[piece]]) > 1:
-                    out.append(game.split_actions[origin])
-            # CRITS-63: only an enemy with an attacker of ours in front and behind can be pincered
-            width = game.width
-            pincers = enemy & attackers << width & attackers >> width
-            if pincers:
-                out += [game.pincer_actions[t] for t in rules.tiles_of(pincers) if rules.pincer_pair(self, t, player)]
-        out += self._effect_actions(player)
-        out += [game.drop_crown_actions[t] for t in rules.crown_drop_tiles(self, player)]
-        out.append(game.words["end turn"])
-        return out
 
     def _illegal_reason(self, action: Action, player: int) -> tuple[str, tuple[str, ...]]:
         if isinstance(action, Move) and self.phase == rules.TURN:
@@ -439,88 +415,7 @@ class CritsState(State):
     # -- applying actions ------------------------------------------------------------------------
     def _apply(self, action: Action, player: int) -> None:
         self._legal = None
-        game = self.game
-        tiles = game.tile_index
-        if isinstance(action, Roll):
-            if self.phase == rules.FIRST_ROLL:
-                rules.roll_off(self, action.value)
-            else:
-                rules.roll_die(self, action.sides, action.value)
-        elif isinstance(action, Move):
-            rules.move_piece(self, self.board[tiles[action.origin]], tiles[action.to])
-        elif isinstance(action, Attack):
-            attacker = self.board[tiles[action.origin]]
-            target = rules.target_at(self, tiles[action.target], player)
-            rules.declare_attack(self, [[attacker, target, len(game.attack_dice[self.card[attacker]]), 0]])
-        elif isinstance(action, Pincer):
-            tile = tiles[action.target]
-            pair = rules.pincer_pair(self, tile, player)
-            assert pair is not None
-            target = self.board[tile]
-            rules.declare_attack(self, [[a, target, len(game.attack_dice[self.card[a]]), 0] for a in pair])
-        elif isinstance(action, Split):
-            self.current = [self.board[tiles[action.origin]]]
-            self.aims = []
-            self.phase = rules.AIM
-        elif isinstance(action, Aim):
-            self._aim(tiles[action.tile], player)
-        elif isinstance(action, Use):
-            self._use(tiles[action.tile], action.held_item, player)
-        elif isinstance(action, Deploy):
-            card = game.card_index[action.card]
-            self.chosen = next(p for p in self.deployable(player) if self.card[p] == card)
-            self.actor = player
-            self.phase = rules.TARGET
-        elif isinstance(action, Raise):
-            card = game.card_index[action.card]
-            self.chosen = next(p for p in self.graveyard(player) if self.card[p] == card)
-            self.phase = rules.TARGET
-        elif isinstance(action, DropCrown):
-            rules.drop_crown(self, player, tiles[action.tile])
-        elif isinstance(action, Word):
-            self._word(action.word, player)
-
-    def _aim(self, tile: int, player: int) -> None:
-        if self.phase == rules.PLACE:
-            rules.place(self, tile)
-        elif self.phase == rules.AIM:
-            # CRITS-62: each die's target is declared before any die is rolled.
-            self.aims.append(tile)
-            splitter = self.current[0]
-            if len(self.aims) < len(self.game.attack_dice[self.card[splitter]]):
-                return
-            order = list(dict.fromkeys(self.aims))
-            combats = [[splitter, rules.target_at(self, t, player), self.aims.count(t), 0] for t in order]
-            self.aims = []
-            self.current = []
-            rules.declare_attack(self, combats)
-        elif self.chosen >= 0 and self.where[self.chosen] == RESERVE:
-            rules.deploy(self, self.chosen, tile)
-        else:
-            rules.use_effect(self, self.source, tile)
-
-    def _use(self, tile: int, held: bool, player: int) -> None:
-        piece = self.board[tile]
-        source = self.held[piece] if held else piece
-        self.source = source
-        self.actor = player
-        effect = self.game.activated[self.card[source]]
-        assert effect is not None
-        self._log("use", f"{self.name(piece)} uses {effect.keyword.capitalize()}"
-                  + (f" ({self.card_name(source)})." if held else "."),
-                  rules=("CRITS-52", *EFFECT_RULES.get(effect.keyword, ())))
-        self.phase = rules.RAISE if effect.keyword == "necro" else rules.TARGET
-
-    def _word(self, word: str, player: int) -> None:
-        if word == "end turn":
-            rules.end_turn(self)
-        elif word == "counter":
-            rules.counter_attack(self)
-        elif word == "no counter":
-            self._log("counter", f"{rules.seat(player)} does not counter-attack.", rules=("CRITS-11",))
-            rules.next_combat(self)
-        elif word == "pass":
-            rules.next_combat(self)
+        flow.apply(self, action, player)
 
     # -- results -------------------------------------------------------------------------------
     def returns(self) -> list[float]:
@@ -535,58 +430,8 @@ class CritsState(State):
         return out
 
     # -- what players see ------------------------------------------------------------------------
-    def piece_view(self, piece: int) -> JSON:
-        card = self.card[piece]
-        head, tail = self.game.piece_faces[card]
-        out: JSON = {"piece": piece, "side": self.side[piece], **head, "where": PLACES[self.where[piece]],
-                     "tile": self.tile_name(self.pos[piece]) if self.pos[piece] >= 0 else None, **tail}
-        if self.game.kind[card] == "item":
-            out["holder"] = self.holder[piece] if self.holder[piece] >= 0 else None
-        else:
-            out["item"] = self.held[piece] if self.held[piece] >= 0 else None
-            out["moved"] = bool(self.moved >> piece & 1) if self.side[piece] == self.player else False
-        out["effects"] = [dict(e) for e in self.game.cards[card].effects]
-        out["used"] = self.used[piece]
-        if self.lasts[piece]:
-            out["turns_left"] = self.lasts[piece]
-        return out
-
     def observation(self, player: int | None) -> JSON:
-        # CRITS-49: every card in battle is open to both players; CRITS-46: a Split Second card held off
-        # the board is known only to its owner (the other player sees how many there are).
-        game = self.game
-        pieces, reserve_counts = [], [0, 0]
-        for piece in range(2 * SIDE):
-            if self.where[piece] == RESERVE and self.side[piece] != player:
-                reserve_counts[self.side[piece]] += 1
-                continue
-            if self.where[piece] == RESERVE:
-                reserve_counts[self.side[piece]] += 1
-            pieces.append(self.piece_view(piece))
-        combat = None
-        if self.current and self.phase in (rules.ROLL, rules.COUNTER):
-            combat = {"attacker": self.current[0], "target": self.current[1], "dice": self.current[2],
-                      "counter": bool(self.current[3]), "stage": "attack" if self.stage == 0 else "defence",
-                      "rolled": list(self.rolled), "to_roll": list(self.todo),
-                      "attack_total": self.attack_total if self.stage == 1 or self.phase == rules.COUNTER else None}
-        return {
-            "game": game.info.name, "viewer": player, "width": game.width, "length": game.length,
-            "start_depth": game.options.start_depth, "phase": self.phase, "to_act": self.players_to_act(),
-            "player": self.player, "turn": self.turn + 1, "turn_limit": game.options.turn_limit,
-            "first_rolls": list(self.first_rolls), "moves_made": self.moves_made,
-            "attacked": self.attacked, "counter_used": self.counter_used,
-            "kings": [k if k >= 0 else None for k in self.king],
-            "crowns": [self.tile_name(t) if t >= 0 else None for t in self.crown],
-            "kingless": list(self.kingless), "reserve": reserve_counts, "pieces": pieces,
-            "combat": combat, "aims": [self.tile_name(t) for t in self.aims],
-            "declared": [c[:3] for c in self.combats],
-            "next_to_place": rules.next_to_place(self) if self.phase == rules.PLACE else None,
-            "winner": None if self.phase != rules.OVER else (None if self.winner == rules.DRAW else self.winner),
-            "reason": self.reason,
-            # CRITS-52: what the viewer could answer an attack with now (their own pieces only)
-            "window_effects": [piece for piece, _ in self.usable_effects(player)]
-            if self.phase == rules.RESPOND and player == self.actor else [],
-        }
+        return observe.observation(self, player)
 
     def observation_tensor(self, player: int) -> np.ndarray:
         return tensor.observe(self, player)
@@ -602,131 +447,11 @@ class CritsState(State):
         other.deploys[1 - player] = None
         return other
 
-    # -- copying and (de)serialising ---------------------------------------------------------------
-    def _copy_into(self, other: CritsState) -> None:
-        other.phase = self.phase
-        other.player = self.player
-        other.turn = self.turn
-        other.card = self.card.copy()
-        other.side = self.side.copy()
-        other.where = self.where.copy()
-        other.pos = self.pos.copy()
-        other.holder = self.holder.copy()
-        other.held = self.held.copy()
-        other.used = self.used.copy()
-        other.lasts = self.lasts.copy()
-        other.board = self.board.copy()
-        other.occupancy = self.occupancy.copy()
-        other.creature_tiles = self.creature_tiles.copy()
-        other.titan_tiles = self.titan_tiles.copy()
-        other.fighters = [self.fighters[0].copy(), self.fighters[1].copy()]
-        other.deploys = self.deploys.copy()
-        other.activators = self.activators
-        other.king = self.king.copy()
-        other.crown = self.crown.copy()
-        other.kingless = self.kingless.copy()
-        other.king_fell_this_turn = self.king_fell_this_turn
-        other.moved = self.moved
-        other.moved_last = self.moved_last.copy()
-        other.moves_made = self.moves_made
-        other.attacked = self.attacked
-        other.counter_used = self.counter_used
-        other.first_rolls = self.first_rolls.copy()
-        other.actor = self.actor
-        other.chosen = self.chosen
-        other.source = self.source
-        other.aims = self.aims.copy()
-        other.combats = [c.copy() for c in self.combats]
-        other.current = self.current.copy()
-        other.stage = self.stage
-        other.todo = self.todo.copy()
-        other.rolled = self.rolled.copy()
-        other.attack_total = self.attack_total
-        other.winner = self.winner
-        other.reason = self.reason
-        other._legal = None
-
-    def _to_dict(self) -> JSON:
-        game = self.game
-        tile = self.tile_name
-        return {
-            "phase": self.phase, "player": self.player, "turn": self.turn,
-            # keyed by piece number, so that a scenario's edits can change one piece
-            "pieces": {str(p): {"card": game.cards[self.card[p]].id, "side": self.side[p],
-                                "where": PLACES[self.where[p]], "tile": tile(self.pos[p]) if self.pos[p] >= 0 else None,
-                                "holder": self.holder[p], "used": self.used[p], "lasts": self.lasts[p]}
-                       for p in range(2 * SIDE)},
-            "kings": list(self.king), "crowns": [tile(t) if t >= 0 else None for t in self.crown],
-            "kingless": list(self.kingless), "king_fell_this_turn": self.king_fell_this_turn,
-            "moved": self.moved, "moved_last": list(self.moved_last),
-            "moves_made": self.moves_made, "attacked": self.attacked, "counter_used": self.counter_used,
-            "first_rolls": list(self.first_rolls), "actor": self.actor, "chosen": self.chosen,
-            "source": self.source, "aims": [tile(t) for t in self.aims],
-            "combats": [c.copy() for c in self.combats], "current": list(self.current), "stage": self.stage,
-            "todo": list(self.todo), "rolled": list(self.rolled), "attack_total": self.attack_total,
-            "winner": self.winner, "reason": self.reason,
-        }
-
+    # -- (de)serialising (copying and writing come from the field declarations) ----------------------
     @classmethod
     def from_dict(cls, game: CritsCreatures, raw: JSON, seed: int | None) -> CritsState:
         state = cls(game, seed)
-        state.phase = pick(raw, "phase", rules.PHASES)
-        state.player = integer(raw, "player", 0, 1)
-        state.turn = integer(raw, "turn", 0, 10**6)
-        pieces = raw["pieces"]
-        if not isinstance(pieces, dict) or sorted(pieces, key=int) != [str(p) for p in range(2 * SIDE)]:
-            raise StateFormatError(f"'pieces' must map each piece number 0 to {2 * SIDE - 1} to its entry")
-        for p in range(2 * SIDE):
-            entry = pieces[str(p)]
-            card = game.card_index.get(entry["card"])
-            if card is None:
-                raise StateFormatError(f"pieces[{p}]: no card '{entry['card']}'")
-            state.card[p] = card
-            state.side[p] = integer(entry, "side", 0, 1)
-            state.where[p] = PLACES.index(pick(entry, "where", PLACES))
-            state.pos[p] = _tile(game, entry.get("tile"), f"pieces[{p}].tile")
-            state.holder[p] = integer(entry, "holder", -1, 2 * SIDE - 1)
-            state.used[p] = bool(entry.get("used", False))
-            state.lasts[p] = integer(entry, "lasts", 0, 1000) if "lasts" in entry else 0
-        for p in range(2 * SIDE):
-            if state.holder[p] >= 0:
-                if state.where[p] != EQUIPPED:
-                    raise StateFormatError(f"pieces[{p}] has a holder but is not 'equipped'")
-                state.held[state.holder[p]] = p
-            if (state.where[p] in (BOARD, DROPPED)) != (state.pos[p] >= 0):
-                raise StateFormatError(f"pieces[{p}] is {PLACES[state.where[p]]}: a tile goes with 'board' and "
-                                       "'dropped' only")
-            if state.where[p] == BOARD:
-                if state.board[state.pos[p]] >= 0:
-                    raise StateFormatError(f"two pieces stand on {state.tile_name(state.pos[p])}")
-                state.put(p, state.pos[p])
-        state.activators = game.activators(state.card)
-        state.king = [integer({"k": k}, "k", -1, 2 * SIDE - 1) for k in raw["kings"]]
-        state.crown = [_tile(game, t, "crowns") for t in raw["crowns"]]
-        state.kingless = [int(k) for k in raw["kingless"]]
-        state.king_fell_this_turn = bool(raw.get("king_fell_this_turn", False))
-        state.moved = int(raw.get("moved", 0))
-        state.moved_last = [int(m) for m in raw.get("moved_last", [0, 0])]
-        state.moves_made = integer(raw, "moves_made", 0, 2 * SIDE)
-        state.attacked = bool(raw.get("attacked", False))
-        state.counter_used = bool(raw.get("counter_used", False))
-        # CRITS-45: each roll-off die is a d20, or -1 before it is rolled
-        state.first_rolls = [integer({"first_rolls": v}, "first_rolls", -1, 20)
-                             for v in raw.get("first_rolls", [-1, -1])]
-        if len(state.first_rolls) != 2 or 0 in state.first_rolls:
-            raise StateFormatError("'first_rolls' must hold two rolls of a d20 (1 to 20), -1 for one not rolled yet")
-        state.actor = int(raw.get("actor", -1))
-        state.chosen = int(raw.get("chosen", -1))
-        state.source = int(raw.get("source", -1))
-        state.aims = [_tile(game, t, "aims") for t in raw.get("aims", [])]
-        state.combats = [[int(v) for v in c] for c in raw.get("combats", [])]
-        state.current = [int(v) for v in raw.get("current", [])]
-        state.stage = int(raw.get("stage", 0))
-        state.todo = [int(v) for v in raw.get("todo", [])]
-        state.rolled = [int(v) for v in raw.get("rolled", [])]
-        state.attack_total = int(raw.get("attack_total", 0))
-        state.winner = int(raw.get("winner", -1))
-        state.reason = str(raw.get("reason", ""))
+        read_fields(state, raw)
         if state.phase == rules.ROLL and not state.todo:
             raise StateFormatError("phase 'roll' needs 'todo', the dice still to roll")
         return state

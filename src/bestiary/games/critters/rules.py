@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Literal
 
 from bestiary.games.critters import events
 
 if TYPE_CHECKING:
     from bestiary.games.critters.state import CritterState
 
-FIRST_PLAYER = "first-player"
-ACTIVE_DRAW = "active-draw"
-ACTIVE_CHOOSE = "active-choose"
-ACTIVE_FLIP = "active-flip"
-CHALLENGE_DRAW = "challenge-draw"
-CHALLENGE_FLIP = "challenge-flip"
-TIE_CHOOSE = "tie-choose"
-FINAL_CHOOSE = "final-choose"
-OVER = "over"
+FIRST_PLAYER: Final = "first-player"
+ACTIVE_DRAW: Final = "active-draw"
+ACTIVE_CHOOSE: Final = "active-choose"
+ACTIVE_FLIP: Final = "active-flip"
+CHALLENGE_DRAW: Final = "challenge-draw"
+CHALLENGE_FLIP: Final = "challenge-flip"
+TIE_CHOOSE: Final = "tie-choose"
+FINAL_CHOOSE: Final = "final-choose"
+OVER: Final = "over"
+# The phases, for type checking: each constant above is one of them.
+Phase = Literal["first-player", "active-draw", "active-choose", "active-flip", "challenge-draw", "challenge-flip",
+                "tie-choose", "final-choose", "over"]
 
 CHANCE_PHASES = frozenset({FIRST_PLAYER, ACTIVE_FLIP, CHALLENGE_FLIP})
 CHOICE_PHASES = frozenset({ACTIVE_CHOOSE, TIE_CHOOSE, FINAL_CHOOSE})

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
-from bestiary.core.state_format import card_indices, integer, optional_index, pick
-from bestiary.games.critters import events, rules, tensor
+from bestiary.core.fields import FieldReader, StateFields, integer, last_seat, one_of, read_fields, state_field
+from bestiary.core.state_format import card_indices, optional_index
+from bestiary.games.critters import events, observe, rules, tensor
 from bestiary.games.critters.actions import Choose, Draw, FirstPlayer, Flip
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
-from bestiary.games.critters.view import card_view
 
 if TYPE_CHECKING:
     from bestiary.games.critters.game import CritterCapture
@@ -23,26 +23,80 @@ PHASES = (rules.FIRST_PLAYER, rules.ACTIVE_DRAW, rules.ACTIVE_CHOOSE, rules.ACTI
           rules.CHALLENGE_FLIP, rules.TIE_CHOOSE, rules.FINAL_CHOOSE, rules.OVER)
 
 
-class CritterState(State):
+def _card_ids(state: CritterState, cards: list[int]) -> list[str]:
+    return [state.game.instance_ids[c] for c in cards]
+
+
+def _card_lists(where: str) -> Callable[[FieldReader, str], list[list[int]]]:
+    def read(reader: FieldReader, key: str) -> list[list[int]]:
+        raw, n = reader.raw[key], reader.players
+        if not isinstance(raw, list) or len(raw) != n:
+            raise StateFormatError(f"'{key}' must be a list of {n} lists")
+        return [card_indices(reader.game.index_of, c, f"{where}[{p}]", reader.seen) for p, c in enumerate(raw)]
+    return read
+
+
+def _read_stack(reader: FieldReader, key: str) -> list[int]:
+    return card_indices(reader.game.index_of, reader.raw[key], key, reader.seen)
+
+
+def _write_decks(state: CritterState, decks: list[list[int]]) -> JSON:
+    return {COLOURS[c]: _card_ids(state, deck) for c, deck in enumerate(decks)}
+
+
+def _read_decks(reader: FieldReader, key: str) -> list[list[int]]:
+    game, decks = reader.game, reader.raw[key]
+    if not isinstance(decks, dict) or set(decks) != set(COLOURS):
+        raise StateFormatError("'decks' must map each of fish, bird, mammal, other to a list of card ids")
+    out = [card_indices(game.index_of, decks[colour], f"decks.{colour}", reader.seen) for colour in COLOURS]
+    for colour, deck in zip(COLOURS, out, strict=True):
+        wrong = [game.instance_ids[c] for c in deck if COLOURS[game.colour[c]] != colour]
+        if wrong:
+            raise StateFormatError(f"decks.{colour}: {wrong[0]} is not a {colour} card")
+    return out
+
+
+def _name_of(names: Sequence[str]) -> Callable[[CritterState, int | None], str | None]:
+    def write(state: CritterState, index: int | None) -> str | None:
+        return None if index is None else names[index]
+    return write
+
+
+def _optional_index(names: Sequence[str]) -> Callable[[FieldReader, str], int | None]:
+    def read(reader: FieldReader, key: str) -> int | None:
+        return optional_index(reader.raw, key, names)
+    return read
+
+
+def _read_scores(reader: FieldReader, key: str) -> list[int] | None:
+    scores = reader.raw.get(key)
+    return None if scores is None else [int(s) for s in scores]
+
+
+class CritterState(StateFields, State):
     game: CritterCapture
 
-    def __init__(self, game: CritterCapture, seed: int | None) -> None:
-        super().__init__(game, seed)
-        self.phase = rules.ACTIVE_DRAW
-        self.round = 0
-        self.rounds = len(game.cards) // game.num_players  # CRITTERS-31
-        self.start = 0
-        self.active = 0
-        self.chooser = -1
-        self.plays = 0
-        self.attribute: int | None = None
-        self.pending: int | None = None  # colour of the face-down card just drawn
-        self.stack: list[int] = []  # the active card last, the cards under it before it
-        # CRITTERS-5: one deck per colour; the order is drawn by chance at each flip (CRITTERS-38).
-        self.decks: list[list[int]] = [list(cards) for cards in game.cards_by_colour]
-        self.corrals: list[list[int]] = [[] for _ in range(game.num_players)]
-        self.final_attribute: int | None = None
-        self.scores: list[int] | None = None
+    phase: rules.Phase = state_field(rules.ACTIVE_DRAW, read=one_of(PHASES))
+    round: int = state_field(0, read=integer(0, 10**6))
+    rounds: int = state_field(lambda state: len(state.game.cards) // state.game.num_players,  # CRITTERS-31
+                              read=integer(1, 10**6))
+    start: int = state_field(0, read=integer(0, last_seat))
+    active: int = state_field(0, read=integer(0, last_seat))
+    chooser: int = state_field(-1, read=integer(-1, last_seat))
+    plays: int = state_field(0, read=integer(0, lambda reader: reader.players))
+    attribute: int | None = state_field(None, write=_name_of(ATTRIBUTES), read=_optional_index(ATTRIBUTES))
+    # The colour of the face-down card just drawn.
+    pending: int | None = state_field(None, write=_name_of(COLOURS), read=_optional_index(COLOURS))
+    # The active card last, the cards under it before it.
+    stack: list[int] = state_field(lambda state: [], write=_card_ids, read=_read_stack)
+    # CRITTERS-5: one deck per colour; the order is drawn by chance at each flip (CRITTERS-38).
+    decks: list[list[int]] = state_field(lambda state: [list(cards) for cards in state.game.cards_by_colour],
+                                         write=_write_decks, read=_read_decks)
+    corrals: list[list[int]] = state_field(lambda state: [[] for _ in range(state.game.num_players)],
+                                           write=lambda state, corrals: [_card_ids(state, c) for c in corrals],
+                                           read=_card_lists("corrals"))
+    final_attribute: int | None = state_field(None, write=_name_of(ATTRIBUTES), read=_optional_index(ATTRIBUTES))
+    scores: list[int] | None = state_field(None, read=_read_scores)
 
     # -- whose move --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -148,33 +202,7 @@ class CritterState(State):
 
     # -- views -------------------------------------------------------------------------------
     def observation(self, player: int | None) -> JSON:
-        # CRITTERS-41: everything on the table is public; cards are seen by all when flipped.
-        game = self.game
-        view = [card_view(game, c) for c in self.stack]
-        drawer = self.challenger() if self.phase == rules.CHALLENGE_FLIP else self.active
-        return {
-            "game": game.info.name, "viewer": player, "players": game.num_players,
-            "round": self.round + 1, "rounds": self.rounds, "phase": self.phase,
-            "to_act": self.players_to_act(), "starting_player": self.start,
-            "active_player": None if self.phase in (rules.FIRST_PLAYER, rules.FINAL_CHOOSE, rules.OVER)
-            else self.active,
-            "challenger": self.challenger() if self.phase in (rules.CHALLENGE_DRAW, rules.CHALLENGE_FLIP) else None,
-            "attribute": None if self.attribute is None else ATTRIBUTES[self.attribute],
-            "active_card": view[-1] if view else None, "under_active": view[:-1],
-            "face_down_card": None if self.pending is None else {"colour": COLOURS[self.pending], "drawn_by": drawer},
-            "decks": {COLOURS[c]: len(deck) for c, deck in enumerate(self.decks)},
-            # CRITTERS-6: the deck contents are public (the card list is known); only the order is not.
-            "unseen": {COLOURS[c]: sorted(game.instance_ids[i] for i in deck) for c, deck in enumerate(self.decks)},
-            # CRITTERS-41: the contents stay in the observation (perfect recall); the flag tells a person's
-            # view to show counts only.
-            "corrals": [[card_view(game, c) for c in corral] for corral in self.corrals],
-            "corrals_face_down": game.options.corrals == "face-down" and self.phase != rules.OVER,
-            "plays_this_round": self.plays,
-            "chooser": self.chooser if self.phase in (rules.FINAL_CHOOSE, rules.OVER) else None,
-            "final_attribute": None if self.final_attribute is None else ATTRIBUTES[self.final_attribute],
-            "scores": None if self.scores is None else list(self.scores),
-            "returns": self.returns() if self.phase == rules.OVER else None,
-        }
+        return observe.observation(self, player)
 
     def observation_tensor(self, player: int) -> np.ndarray:
         return tensor.observe(self, player)
@@ -183,67 +211,11 @@ class CritterState(State):
         # Nothing is hidden but the order of the decks, which is chance's to decide at each flip.
         return self.clone()
 
-    # -- copying and (de)serialising ----------------------------------------------------------
-    def _copy_into(self, other: CritterState) -> None:
-        other.phase = self.phase
-        other.round = self.round
-        other.rounds = self.rounds
-        other.start = self.start
-        other.active = self.active
-        other.chooser = self.chooser
-        other.plays = self.plays
-        other.attribute = self.attribute
-        other.pending = self.pending
-        other.stack = self.stack.copy()
-        other.decks = [deck.copy() for deck in self.decks]
-        other.corrals = [corral.copy() for corral in self.corrals]
-        other.final_attribute = self.final_attribute
-        other.scores = None if self.scores is None else self.scores.copy()
-
-    def _to_dict(self) -> JSON:
-        ids = self.game.instance_ids
-        return {
-            "phase": self.phase, "round": self.round, "rounds": self.rounds, "start": self.start,
-            "active": self.active, "chooser": self.chooser, "plays": self.plays,
-            "attribute": None if self.attribute is None else ATTRIBUTES[self.attribute],
-            "pending": None if self.pending is None else COLOURS[self.pending],
-            "stack": [ids[c] for c in self.stack],
-            "decks": {COLOURS[c]: [ids[i] for i in deck] for c, deck in enumerate(self.decks)},
-            "corrals": [[ids[c] for c in corral] for corral in self.corrals],
-            "final_attribute": None if self.final_attribute is None else ATTRIBUTES[self.final_attribute],
-            "scores": self.scores,
-        }
-
+    # -- (de)serialising (copying and writing come from the field declarations) ----------------------
     @classmethod
     def from_dict(cls, game: CritterCapture, raw: JSON, seed: int | None) -> CritterState:
         state = cls(game, seed)
-        n = game.num_players
-        state.phase = pick(raw, "phase", PHASES)
-        state.round = integer(raw, "round", 0, 10**6)
-        state.rounds = integer(raw, "rounds", 1, 10**6)
-        state.start = integer(raw, "start", 0, n - 1)
-        state.active = integer(raw, "active", 0, n - 1)
-        state.chooser = integer(raw, "chooser", -1, n - 1)
-        state.plays = integer(raw, "plays", 0, n)
-        state.attribute = optional_index(raw, "attribute", ATTRIBUTES)
-        state.pending = optional_index(raw, "pending", COLOURS)
-        state.final_attribute = optional_index(raw, "final_attribute", ATTRIBUTES)
-        seen: set[int] = set()
-        state.stack = card_indices(game.index_of, raw["stack"], "stack", seen)
-        decks = raw["decks"]
-        if not isinstance(decks, dict) or set(decks) != set(COLOURS):
-            raise StateFormatError("'decks' must map each of fish, bird, mammal, other to a list of card ids")
-        state.decks = [card_indices(game.index_of, decks[colour], f"decks.{colour}", seen) for colour in COLOURS]
-        for colour, deck in zip(COLOURS, state.decks, strict=True):
-            wrong = [game.instance_ids[c] for c in deck if COLOURS[game.colour[c]] != colour]
-            if wrong:
-                raise StateFormatError(f"decks.{colour}: {wrong[0]} is not a {colour} card")
-        corrals = raw["corrals"]
-        if not isinstance(corrals, list) or len(corrals) != n:
-            raise StateFormatError(f"'corrals' must be a list of {n} lists")
-        state.corrals = [card_indices(game.index_of, c, f"corrals[{p}]", seen) for p, c in enumerate(corrals)]
-        scores = raw.get("scores")
-        state.scores = None if scores is None else [int(s) for s in scores]
+        read_fields(state, raw)
         _check_consistent(state)
         return state
 

@@ -5,7 +5,7 @@ Each function names the rule it follows (ids in docs/rules/cube-creatures.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Literal
 
 from bestiary.core.api import Action
 from bestiary.core.effects import Effect
@@ -17,17 +17,20 @@ from bestiary.games.cube.rules import ACTION, CREATURE, NO_CARD, OVER, UPGRADE
 if TYPE_CHECKING:
     from bestiary.games.cube.state import CubeState
 
-FIRST_PLAYER = "first-player"  # chance: who goes first
-PLACE = "place"  # setup: each player puts 2 creatures on their battlefield
-MAIN = "main"  # the main phase of the current player's turn, ending with the attack
-TARGET = "target"  # the current player chooses what an action card or power acts on
-RESPOND = "respond"  # a response window: the listed players play a reaction or pass
-ROLL = "roll"  # chance: the attack die
+FIRST_PLAYER: Final = "first-player"  # chance: who goes first
+PLACE: Final = "place"  # setup: each player puts 2 creatures on their battlefield
+MAIN: Final = "main"  # the main phase of the current player's turn, ending with the attack
+TARGET: Final = "target"  # the current player chooses what an action card or power acts on
+RESPOND: Final = "respond"  # a response window: the listed players play a reaction or pass
+ROLL: Final = "roll"  # chance: the attack die
+# The phases, for type checking: each constant above is one of them, or rules.OVER.
+Phase = Literal["first-player", "place", "main", "target", "respond", "roll", "over"]
 PHASES = (FIRST_PLAYER, PLACE, MAIN, TARGET, RESPOND, ROLL, OVER)
 CHANCE_PHASES = frozenset({FIRST_PLAYER, ROLL})
 
 # The main-phase parts, each once per turn (CUBE-19).
 DID_CREATURE, DID_ACTION, DID_UPGRADE, DID_POWER, DID_GUARD = 1, 2, 4, 8, 16
+PARTS = ("creature", "action", "upgrade", "power", "guard")  # the main-phase parts, in the bits' order
 PLACED_AT_SETUP = 2  # CUBE-16
 
 

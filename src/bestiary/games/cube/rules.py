@@ -6,7 +6,7 @@ effects.py. Creatures and cards are integer indices into the game's card tables.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bestiary.games.cube import events
 from bestiary.games.cube.events import seat
@@ -21,7 +21,7 @@ BATTLEFIELD_LIMIT = 3  # CUBE-23
 MAX_SPOTS = 5  # the most any card can widen a battlefield to
 DIE_FACES = ("+2", "+1", "-1", "-2", "2x", "miss")  # CUBE-40
 FACE_ADDS = {"+2": 2, "+1": 1, "-1": -1, "-2": -2}  # CUBE-40.1 to CUBE-40.4: what a number face adds
-OVER = "over"  # the phase of a finished game
+OVER: Final = "over"  # the phase of a finished game
 
 
 def attack_points(state: CubeState, creature: int) -> int:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bestiary.core import state_format
 from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
 from bestiary.core.chance import ShuffleSource
 from bestiary.core.errors import StateFormatError
-from bestiary.games.cube import flow, rules, tensor
+from bestiary.core.fields import OBJECT, FieldReader, StateFields, integer, last_seat, one_of, read_fields, state_field
+from bestiary.games.cube import flow, observe, rules, tensor
 from bestiary.games.cube.actions import (
     Attach,
     Attack,
@@ -26,14 +26,12 @@ from bestiary.games.cube.actions import (
     Target,
     UsePower,
 )
-from bestiary.games.cube.flow import CHANCE_PHASES, MAIN, PLACE, RESPOND, TARGET
+from bestiary.games.cube.flow import CHANCE_PHASES, MAIN, PARTS, PLACE, RESPOND, TARGET
 from bestiary.games.cube.rules import CREATURE, NO_CARD, OVER, REACTION, UPGRADE, WEAPON
-from bestiary.games.cube.view import card_view, creature_view
 
 if TYPE_CHECKING:
     from bestiary.games.cube.game import CubeCreatures
 
-PARTS = ("creature", "action", "upgrade", "power", "guard")  # the main-phase parts, in bit order
 DETERMINIZE_TRIES = 50
 PLAYER_PHASES = frozenset({MAIN, PLACE, TARGET})  # one player, the current one, decides
 # The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
@@ -45,44 +43,211 @@ ACTION_RULES: dict[type, tuple[str, ...]] = {
     Attack: ("CUBE-37",), EndTurn: ("CUBE-55",), Target: ("CUBE-59",), React: ("CUBE-47",), Pass: ("CUBE-51",)}
 
 
-class CubeState(State):
+# -- reading a saved state back, refusing anything a game could not reach (a scenario may leave cards out of
+# play, but may not hold a card twice) ---------------------------------------------------------------------
+def _check_read(state: CubeState) -> None:
+    game, phase = state.game, state.phase
+    for p, field in enumerate(state.fields):
+        if not 1 <= state.limits[p] <= rules.MAX_SPOTS or len(field) > state.limits[p]:
+            raise StateFormatError(f"battlefields[{p}]: {len(field)} creatures, limit {state.limits[p]} "
+                                   f"(limits run from 1 to {rules.MAX_SPOTS})")
+    attacking = phase == flow.ROLL or (phase == flow.RESPOND and state.window == "attack")
+    if attacking and (state.attacker == NO_CARD or state.defender == NO_CARD):
+        raise StateFormatError(f"phase '{phase}' needs an 'attacker' and a 'defender'")
+    if phase == flow.TARGET and (state.pending == NO_CARD or state.pending_kind not in ("action", "power")):
+        raise StateFormatError("phase 'target' needs 'pending' (the card) and 'pending_kind' (action or power)")
+    if phase == flow.RESPOND:
+        if state.window not in ("attack", "action", "power") or not state.responders:
+            raise StateFormatError("phase 'respond' needs 'window' (attack, action or power) and 'responders'")
+        if any(not 0 <= p < game.num_players for p in state.responders):
+            raise StateFormatError("'responders' must be seats")
+    if phase == rules.OVER and not state.winners:
+        raise StateFormatError("phase 'over' needs 'winners'")
+    if phase in (flow.MAIN, flow.PLACE, flow.TARGET) and state.out[state.current]:
+        raise StateFormatError(f"P{state.current + 1} is out of the game and cannot be the current player")
+
+
+def _per_player(reader: FieldReader, key: str) -> list[Any]:
+    value = reader.raw[key]
+    if not isinstance(value, list) or len(value) != reader.players:
+        raise StateFormatError(f"'{key}' must be a list with one entry per player ({reader.players})")
+    return value
+
+
+def _table(reader: FieldReader, key: str) -> dict[str, Any]:
+    value = reader.raw[key]
+    if not isinstance(value, dict):
+        raise StateFormatError(f"'{key}' must be a table of card id = value")
+    return value
+
+
+def _read_cards(reader: FieldReader, names: Any, where: str, card_type: int | None = None) -> list[int]:
+    if not isinstance(names, list):
+        raise StateFormatError(f"'{where}' must be a list of card ids")
+    game, out = reader.game, []
+    for name in names:
+        card = game.index_of.get(name) if isinstance(name, str) else None
+        if card is None:
+            raise StateFormatError(f"'{where}': no card with id {name!r}")
+        if card in reader.seen:
+            raise StateFormatError(f"'{where}': card {name} appears twice in the state")
+        if card_type is not None and game.ctype[card] != card_type:
+            raise StateFormatError(f"'{where}': {name} is a {game.cards[card].type} card")
+        reader.seen.add(card)
+        out.append(card)
+    return out
+
+
+def _creature_in_play(reader: FieldReader, name: Any, where: str) -> int:
+    card = reader.game.index_of.get(name) if isinstance(name, str) else None
+    if card is None or card not in {c for field in reader.state.fields for c in field}:
+        raise StateFormatError(f"'{where}': {name!r} is not a creature on a battlefield")
+    return int(card)
+
+
+def _read_damage(reader: FieldReader, key: str) -> list[int]:
+    damage = [0] * len(reader.game.cards)
+    for name, amount in _table(reader, key).items():
+        creature = _creature_in_play(reader, name, key)
+        if not isinstance(amount, int) or amount < 0:
+            raise StateFormatError(f"damage.{name}: must be a whole number of at least 0, not {amount!r}")
+        damage[creature] = amount
+    return damage
+
+
+def _read_upgrades(reader: FieldReader, key: str) -> list[int]:
+    game, slots = reader.game, [NO_CARD] * len(reader.game.cards)
+    for name, upgrade in _table(reader, key).items():
+        creature = _creature_in_play(reader, name, key)
+        card = _read_cards(reader, [upgrade], f"{key}.{name}", UPGRADE)[0]
+        if (game.kind[card] == WEAPON) != (key == "weapons"):
+            wanted = "a weapon" if key == "weapons" else "armor"
+            raise StateFormatError(f"{key}.{name}: {upgrade} is not {wanted}")
+        slots[creature] = card
+    return slots
+
+
+def _read_used_powers(reader: FieldReader, key: str) -> list[bool]:
+    used = [False] * len(reader.game.cards)
+    for name in reader.raw[key]:
+        used[_creature_in_play(reader, name, key)] = True
+    return used
+
+
+def _read_parts(reader: FieldReader, key: str) -> int:
+    used = reader.raw[key]
+    if not isinstance(used, list) or any(part not in PARTS for part in used):
+        raise StateFormatError(f"'used_this_turn' lists main-phase parts ({', '.join(PARTS)})")
+    return sum(1 << PARTS.index(part) for part in set(used))
+
+
+def _read_optional_card(reader: FieldReader, key: str) -> int:
+    name = reader.raw[key]
+    if name is None:
+        return NO_CARD
+    card = reader.game.index_of.get(name) if isinstance(name, str) else None
+    if card is None:
+        raise StateFormatError(f"'{key}': no card with id {name!r}")
+    return int(card)
+
+
+def _read_shuffles(reader: FieldReader, key: str) -> ShuffleSource:
+    shuffles = reader.raw[key]
+    return ShuffleSource(int(shuffles["seed"]), int(shuffles["count"]))
+
+
+def _names(state: CubeState, cards: list[int]) -> list[str]:
+    return [state.game.ids[c] for c in cards]
+
+
+def _name_lists(state: CubeState, lists: list[list[int]]) -> list[list[str]]:
+    return [_names(state, cards) for cards in lists]
+
+
+def _optional_name(state: CubeState, card: int) -> str | None:
+    return None if card == NO_CARD else state.game.ids[card]
+
+
+def _on_field(state: CubeState) -> list[int]:
+    return [c for field in state.fields for c in field]
+
+
+def _write_upgrades(state: CubeState, slots: list[int]) -> dict[str, str]:
+    ids = state.game.ids
+    return {ids[c]: ids[slots[c]] for c in _on_field(state) if slots[c] != NO_CARD}
+
+
+def _per_card(value: Any) -> Callable[[CubeState], list[Any]]:
+    return lambda state: [value] * len(state.game.cards)
+
+
+def _per_seat(value: Any) -> Callable[[CubeState], list[Any]]:
+    return lambda state: [value] * state.game.num_players
+
+
+def _empty_per_seat(state: CubeState) -> list[list[int]]:
+    return [[] for _ in range(state.game.num_players)]
+
+
+def _empty(state: CubeState) -> list[Any]:
+    return []
+
+
+class CubeState(StateFields, State):
     game: CubeCreatures
 
-    def __init__(self, game: CubeCreatures, seed: int | None) -> None:
-        super().__init__(game, seed)
-        n, m = game.num_players, len(game.cards)
-        self.shuffles = ShuffleSource(self.seed)
-        self.phase = flow.PLACE
-        self.turn = 0
-        self.current = 0
-        self.first = 0
-        self.deck: list[int] = []  # the top card last
-        self.discard: list[int] = []
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.fields: list[list[int]] = [[] for _ in range(n)]  # the Guard first (CUBE-12)
-        self.victory: list[list[int]] = [[] for _ in range(n)]
-        # Per card index: what lies on a creature in play (CUBE-44 damage, CUBE-27 upgrades, CUBE-33 power).
-        self.damage = [0] * m
-        self.weapon = [NO_CARD] * m
-        self.armor = [NO_CARD] * m
-        self.used = [False] * m
-        self.limits = [rules.BATTLEFIELD_LIMIT] * n
-        self.out = [False] * n  # CUBE-54
-        self.done = 0  # the main-phase parts used this turn (flow.DID_*)
-        self.boost = 0
-        self.attack_any = False
-        self.pending = NO_CARD  # the action card or creature whose effect is under way
-        self.pending_kind = ""
-        self.pending_target = NO_CARD
-        self.cancelled = False
-        self.attacker = NO_CARD
-        self.defender = NO_CARD
-        self.prevented = False
-        self.reduce = 0
-        self.window = ""  # what the open response window answers: attack, action or power
-        self.responders: list[int] = []
-        self.last_roll: str | None = None
-        self.winners: list[int] | None = None
+    phase: flow.Phase = state_field(flow.PLACE, read=one_of(flow.PHASES))
+    turn: int = state_field(0, read=integer(0, 10**6))
+    current: int = state_field(0, read=integer(0, last_seat))
+    first: int = state_field(0, read=integer(0, last_seat))
+    deck: list[int] = state_field(_empty, write=lambda state, deck: _names(state, deck[::-1]),  # the top card last
+                                  read=lambda reader, key: _read_cards(reader, reader.raw[key], key)[::-1])
+    discard: list[int] = state_field(_empty, write=_names,
+                                     read=lambda reader, key: _read_cards(reader, reader.raw[key], key))
+    hands: list[list[int]] = state_field(_empty_per_seat, write=_name_lists, read=lambda reader, key: [
+        _read_cards(reader, h, f"{key}[{p}]") for p, h in enumerate(_per_player(reader, key))])
+    # The Guard first (CUBE-12).
+    fields: list[list[int]] = state_field(_empty_per_seat, key="battlefields", write=_name_lists,
+                                          read=lambda reader, key: [_read_cards(reader, f, f"{key}[{p}]", CREATURE)
+                                                                    for p, f in enumerate(_per_player(reader, key))])
+    # Per card index: what lies on a creature in play (CUBE-44 damage, CUBE-27 upgrades, CUBE-33 power).
+    damage: list[int] = state_field(_per_card(0), write=lambda state, damage: {
+        state.game.ids[c]: damage[c] for c in _on_field(state) if damage[c]}, read=_read_damage)
+    weapon: list[int] = state_field(_per_card(NO_CARD), key="weapons", write=_write_upgrades, read=_read_upgrades)
+    armor: list[int] = state_field(_per_card(NO_CARD), write=_write_upgrades, read=_read_upgrades)
+    used: list[bool] = state_field(_per_card(False), key="used_powers", write=lambda state, used: [
+        state.game.ids[c] for c in _on_field(state) if used[c]], read=_read_used_powers)
+    victory: list[list[int]] = state_field(_empty_per_seat, write=_name_lists, read=lambda reader, key: [
+        _read_cards(reader, v, f"{key}[{p}]", CREATURE) for p, v in enumerate(_per_player(reader, key))])
+    limits: list[int] = state_field(_per_seat(rules.BATTLEFIELD_LIMIT),
+                                    read=lambda reader, key: [int(x) for x in _per_player(reader, key)])
+    out: list[bool] = state_field(_per_seat(False), read=lambda reader, key: [  # CUBE-54
+        bool(x) for x in _per_player(reader, key)])
+    # The main-phase parts used this turn (flow.DID_*).
+    done: int = state_field(0, key="used_this_turn", write=lambda state, done: [
+        part for bit, part in enumerate(PARTS) if done & (1 << bit)], read=_read_parts)
+    boost: int = state_field(0, read=integer(0, 100))
+    attack_any: bool = state_field(False, read=lambda reader, key: bool(reader.raw[key]))
+    # The action card or creature whose effect is under way.
+    pending: int = state_field(NO_CARD, write=_optional_name, read=_read_optional_card)
+    pending_kind: str = state_field("", write=lambda state, kind: kind or None,
+                                    read=lambda reader, key: reader.raw[key] or "")
+    pending_target: int = state_field(NO_CARD, write=_optional_name, read=_read_optional_card)
+    cancelled: bool = state_field(False, read=lambda reader, key: bool(reader.raw[key]))
+    attacker: int = state_field(NO_CARD, write=_optional_name, read=_read_optional_card)
+    defender: int = state_field(NO_CARD, write=_optional_name, read=_read_optional_card)
+    prevented: bool = state_field(False, read=lambda reader, key: bool(reader.raw[key]))
+    reduce: int = state_field(0, read=integer(0, 100))
+    # What the open response window answers: attack, action or power.
+    window: str = state_field("", write=lambda state, window: window or None,
+                              read=lambda reader, key: reader.raw[key] or "")
+    responders: list[int] = state_field(_empty, read=lambda reader, key: [int(p) for p in reader.raw[key]])
+    last_roll: str | None = state_field(None)
+    winners: list[int] | None = state_field(None, read=lambda reader, key: None if reader.raw[key] is None
+                                            else [int(p) for p in reader.raw[key]])
+    shuffles: ShuffleSource = state_field(lambda state: ShuffleSource(state.seed), copy=OBJECT, write=lambda state,
+                                          shuffles: {"seed": shuffles.seed, "count": shuffles.count},
+                                          read=_read_shuffles)
 
     # -- whose move --------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -245,46 +410,7 @@ class CubeState(State):
 
     # -- views -------------------------------------------------------------------------------
     def observation(self, player: int | None) -> JSON:
-        # CUBE-60: own hand, others' hand sizes, everything on the table.
-        game = self.game
-        ids = game.ids
-        phase = self.phase
-        in_attack = self.attacker != NO_CARD
-        return {
-            "game": game.info.name, "viewer": player, "players": game.num_players, "phase": phase,
-            "to_act": self.players_to_act(), "decision": self.decision_kind(),
-            "turn": self.turn, "turn_limit": game.options.turn_limit, "win_at": game.options.win_at,
-            "current": None if phase in (flow.FIRST_PLAYER, rules.OVER) else self.current, "first": self.first,
-            "deck": len(self.deck), "discard": [card_view(game, c) for c in self.discard],
-            "hand": None if player is None else [card_view(game, c) for c in sorted(self.hands[player])],
-            "hand_sizes": [len(hand) for hand in self.hands],
-            "battlefields": [[creature_view(self, c) for c in field] for field in self.fields],
-            "limits": list(self.limits), "out": list(self.out),
-            "victory": [[{"id": ids[c], "name": game.cards[c].name} for c in pile] for pile in self.victory],
-            "used_this_turn": [part for bit, part in enumerate(PARTS) if self.done & (1 << bit)],
-            "boost": self.boost, "attack_any": self.attack_any,
-            "attack": {"attacker": ids[self.attacker], "attacker_name": game.cards[self.attacker].name,
-                       "attacker_player": self.current,
-                       "defender": ids[self.defender], "defender_name": game.cards[self.defender].name,
-                       "defender_player": rules.owner_of(self, self.defender),
-                       "prevented": self.prevented, "reduce": self.reduce} if in_attack else None,
-            "pending": None if self.pending == NO_CARD else self._pending_view(),
-            "window": self.window or None,
-            "last_roll": self.last_roll,
-            "winners": None if self.winners is None else list(self.winners),
-            "returns": self.returns() if phase == rules.OVER else None,
-        }
-
-    def _pending_view(self) -> JSON:
-        """The action card or power under way, with its effect as data (CUBE-59)."""
-        game = self.game
-        source = game.cards[self.pending]
-        power = self.pending_kind == "power"
-        effect = game.power[self.pending] if power else game.effect[self.pending]
-        return {"kind": self.pending_kind, "card": game.ids[self.pending], "name": source.name,
-                "text": source.power if power else source.text, "effect": effect.to_dict() if effect else None,
-                "target": None if self.pending_target == NO_CARD else game.ids[self.pending_target],
-                "cancelled": self.cancelled}
+        return observe.observation(self, player)
 
     def observation_tensor(self, player: int) -> np.ndarray:
         return tensor.observe(self, player)
@@ -312,74 +438,13 @@ class CubeState(State):
         sampled.shuffles = ShuffleSource(rng.getrandbits(62))
         return sampled
 
-    # -- copying and (de)serialising ----------------------------------------------------------
-    def _copy_into(self, other: CubeState) -> None:
-        other.shuffles = self.shuffles.copy()
-        other.phase = self.phase
-        other.turn = self.turn
-        other.current = self.current
-        other.first = self.first
-        other.deck = self.deck.copy()
-        other.discard = self.discard.copy()
-        other.hands = [hand.copy() for hand in self.hands]
-        other.fields = [field.copy() for field in self.fields]
-        other.victory = [pile.copy() for pile in self.victory]
-        other.damage = self.damage.copy()
-        other.weapon = self.weapon.copy()
-        other.armor = self.armor.copy()
-        other.used = self.used.copy()
-        other.limits = self.limits.copy()
-        other.out = self.out.copy()
-        other.done = self.done
-        other.boost = self.boost
-        other.attack_any = self.attack_any
-        other.pending = self.pending
-        other.pending_kind = self.pending_kind
-        other.pending_target = self.pending_target
-        other.cancelled = self.cancelled
-        other.attacker = self.attacker
-        other.defender = self.defender
-        other.prevented = self.prevented
-        other.reduce = self.reduce
-        other.window = self.window
-        other.responders = self.responders.copy()
-        other.last_roll = self.last_roll
-        other.winners = None if self.winners is None else self.winners.copy()
-
-    def _to_dict(self) -> JSON:
-        ids = self.game.ids
-
-        def names(cards: list[int]) -> list[str]:
-            return [ids[c] for c in cards]
-
-        def optional(card: int) -> str | None:
-            return None if card == NO_CARD else ids[card]
-
-        on_field = [c for field in self.fields for c in field]
-        return {
-            "phase": self.phase, "turn": self.turn, "current": self.current, "first": self.first,
-            "deck": names(self.deck[::-1]), "discard": names(self.discard),
-            "hands": [names(hand) for hand in self.hands], "battlefields": [names(f) for f in self.fields],
-            "damage": {ids[c]: self.damage[c] for c in on_field if self.damage[c]},
-            "weapons": {ids[c]: ids[self.weapon[c]] for c in on_field if self.weapon[c] != NO_CARD},
-            "armor": {ids[c]: ids[self.armor[c]] for c in on_field if self.armor[c] != NO_CARD},
-            "used_powers": [ids[c] for c in on_field if self.used[c]],
-            "victory": [names(pile) for pile in self.victory],
-            "limits": list(self.limits), "out": list(self.out),
-            "used_this_turn": [part for bit, part in enumerate(PARTS) if self.done & (1 << bit)],
-            "boost": self.boost, "attack_any": self.attack_any,
-            "pending": optional(self.pending), "pending_kind": self.pending_kind or None,
-            "pending_target": optional(self.pending_target), "cancelled": self.cancelled,
-            "attacker": optional(self.attacker), "defender": optional(self.defender),
-            "prevented": self.prevented, "reduce": self.reduce,
-            "window": self.window or None, "responders": list(self.responders),
-            "last_roll": self.last_roll, "winners": self.winners,
-            "shuffles": {"seed": self.shuffles.seed, "count": self.shuffles.count},
-        }
-
+    # -- (de)serialising (copying and writing come from the field declarations) ----------------------
     @classmethod
     def from_dict(cls, game: CubeCreatures, raw: JSON, seed: int | None) -> CubeState:
-        return _StateReader(game, raw, seed).read()
+        state = cls(game, seed)
+        read_fields(state, raw)
+        _check_read(state)
+        return state
 
 
 def give_reactions(sampled: CubeState, viewer: int, askers: list[int], rng: random.Random) -> None:
@@ -398,140 +463,3 @@ def give_reactions(sampled: CubeState, viewer: int, askers: list[int], rng: rand
                 i, j = rng.choice(fits), rng.randrange(len(sampled.hands[player]))
                 place[i], sampled.hands[player][j] = sampled.hands[player][j], place[i]
                 break
-
-
-class _StateReader:
-    """Reads `_to_dict` output back, refusing anything a game could not reach (a scenario may leave cards
-    out of play, but may not hold a card twice)."""
-
-    def __init__(self, game: CubeCreatures, raw: JSON, seed: int | None) -> None:
-        self.game = game
-        self.raw = raw
-        self.state = CubeState(game, seed)
-        self.seen: set[int] = set()
-
-    def read(self) -> CubeState:
-        game, raw, state = self.game, self.raw, self.state
-        n = game.num_players
-        state.phase = self.pick("phase", flow.PHASES)
-        state.turn = self.integer("turn", 0, 10**6)
-        state.current = self.integer("current", 0, n - 1)
-        state.first = self.integer("first", 0, n - 1)
-        state.deck = self.cards(raw["deck"], "deck")[::-1]
-        state.discard = self.cards(raw["discard"], "discard")
-        state.hands = [self.cards(h, f"hands[{p}]") for p, h in enumerate(self.per_player("hands"))]
-        state.limits = [int(x) for x in self.per_player("limits")]
-        state.fields = [self.cards(f, f"battlefields[{p}]", CREATURE)
-                        for p, f in enumerate(self.per_player("battlefields"))]
-        for p, field in enumerate(state.fields):
-            if not 1 <= state.limits[p] <= rules.MAX_SPOTS or len(field) > state.limits[p]:
-                raise StateFormatError(f"battlefields[{p}]: {len(field)} creatures, limit {state.limits[p]} "
-                                       f"(limits run from 1 to {rules.MAX_SPOTS})")
-        state.victory = [self.cards(v, f"victory[{p}]", CREATURE) for p, v in enumerate(self.per_player("victory"))]
-        state.out = [bool(x) for x in self.per_player("out")]
-        on_field = {c for field in state.fields for c in field}
-        for name, amount in self.table("damage").items():
-            creature = self.creature_in_play(name, "damage", on_field)
-            if not isinstance(amount, int) or amount < 0:
-                raise StateFormatError(f"damage.{name}: must be a whole number of at least 0, not {amount!r}")
-            state.damage[creature] = amount
-        for key, slots in (("weapons", state.weapon), ("armor", state.armor)):
-            for name, upgrade in self.table(key).items():
-                creature = self.creature_in_play(name, key, on_field)
-                card = self.cards([upgrade], f"{key}.{name}", UPGRADE)[0]
-                if (game.kind[card] == WEAPON) != (key == "weapons"):
-                    wanted = "a weapon" if key == "weapons" else "armor"
-                    raise StateFormatError(f"{key}.{name}: {upgrade} is not {wanted}")
-                slots[creature] = card
-        for name in raw["used_powers"]:
-            state.used[self.creature_in_play(name, "used_powers", on_field)] = True
-        used = raw["used_this_turn"]
-        if not isinstance(used, list) or any(part not in PARTS for part in used):
-            raise StateFormatError(f"'used_this_turn' lists main-phase parts ({', '.join(PARTS)})")
-        state.done = sum(1 << PARTS.index(part) for part in set(used))
-        state.boost = self.integer("boost", 0, 100)
-        state.attack_any = bool(raw["attack_any"])
-        state.pending = self.optional_card("pending")
-        state.pending_kind = raw["pending_kind"] or ""
-        state.pending_target = self.optional_card("pending_target")
-        state.cancelled = bool(raw["cancelled"])
-        state.attacker = self.optional_card("attacker")
-        state.defender = self.optional_card("defender")
-        state.prevented = bool(raw["prevented"])
-        state.reduce = self.integer("reduce", 0, 100)
-        state.window = raw["window"] or ""
-        state.responders = [int(p) for p in raw["responders"]]
-        state.last_roll = raw["last_roll"]
-        winners = raw["winners"]
-        state.winners = None if winners is None else [int(p) for p in winners]
-        shuffles = raw["shuffles"]
-        state.shuffles = ShuffleSource(int(shuffles["seed"]), int(shuffles["count"]))
-        self.check_phase()
-        return state
-
-    def check_phase(self) -> None:
-        state, phase = self.state, self.state.phase
-        attacking = phase == flow.ROLL or (phase == flow.RESPOND and state.window == "attack")
-        if attacking and (state.attacker == NO_CARD or state.defender == NO_CARD):
-            raise StateFormatError(f"phase '{phase}' needs an 'attacker' and a 'defender'")
-        if phase == flow.TARGET and (state.pending == NO_CARD or state.pending_kind not in ("action", "power")):
-            raise StateFormatError("phase 'target' needs 'pending' (the card) and 'pending_kind' (action or power)")
-        if phase == flow.RESPOND:
-            if state.window not in ("attack", "action", "power") or not state.responders:
-                raise StateFormatError("phase 'respond' needs 'window' (attack, action or power) and 'responders'")
-            if any(not 0 <= p < self.game.num_players for p in state.responders):
-                raise StateFormatError("'responders' must be seats")
-        if phase == rules.OVER and not state.winners:
-            raise StateFormatError("phase 'over' needs 'winners'")
-        if phase in (flow.MAIN, flow.PLACE, flow.TARGET) and state.out[state.current]:
-            raise StateFormatError(f"P{state.current + 1} is out of the game and cannot be the current player")
-
-    # -- field readers --------------------------------------------------------------------------
-    def pick(self, key: str, allowed: Sequence[str]) -> str:
-        return state_format.pick(self.raw, key, allowed)
-
-    def integer(self, key: str, low: int, high: int) -> int:
-        return state_format.integer(self.raw, key, low, high)
-
-    def per_player(self, key: str) -> list[Any]:
-        value = self.raw[key]
-        if not isinstance(value, list) or len(value) != self.game.num_players:
-            raise StateFormatError(f"'{key}' must be a list with one entry per player ({self.game.num_players})")
-        return value
-
-    def table(self, key: str) -> dict[str, Any]:
-        value = self.raw[key]
-        if not isinstance(value, dict):
-            raise StateFormatError(f"'{key}' must be a table of card id = value")
-        return value
-
-    def cards(self, names: Any, where: str, card_type: int | None = None) -> list[int]:
-        if not isinstance(names, list):
-            raise StateFormatError(f"'{where}' must be a list of card ids")
-        out = []
-        for name in names:
-            card = self.game.index_of.get(name) if isinstance(name, str) else None
-            if card is None:
-                raise StateFormatError(f"'{where}': no card with id {name!r}")
-            if card in self.seen:
-                raise StateFormatError(f"'{where}': card {name} appears twice in the state")
-            if card_type is not None and self.game.ctype[card] != card_type:
-                raise StateFormatError(f"'{where}': {name} is a {self.game.cards[card].type} card")
-            self.seen.add(card)
-            out.append(card)
-        return out
-
-    def creature_in_play(self, name: Any, where: str, on_field: set[int]) -> int:
-        card = self.game.index_of.get(name) if isinstance(name, str) else None
-        if card is None or card not in on_field:
-            raise StateFormatError(f"'{where}': {name!r} is not a creature on a battlefield")
-        return card
-
-    def optional_card(self, key: str) -> int:
-        name = self.raw[key]
-        if name is None:
-            return NO_CARD
-        card = self.game.index_of.get(name) if isinstance(name, str) else None
-        if card is None:
-            raise StateFormatError(f"'{key}': no card with id {name!r}")
-        return card

@@ -38,6 +38,7 @@ PHASES = (flow.FIRST_PLAYER, flow.PLACE, flow.MAIN, flow.TARGET, flow.RESPOND, f
 TURN_PARTS = ("creature", "action", "upgrade", "power", "guard")
 SEAT_ROLES = ("current", "first", "to_act", "out", "winner")
 SEAT_COUNTS = ("hand_size", "victory_pile", "battlefield_limit")
+ROLE = {name: row for row, name in enumerate(SEAT_ROLES)}
 PENDING_KINDS = ("action", "power")
 WINDOWS = ("attack", "action", "power")
 SHARED_CARD_PLACES = ("unseen", "own_hand", "discard", "under_way")  # then battlefields, then victory piles
@@ -93,15 +94,15 @@ def encode(game: CubeCreatures, observation: JSON, viewer: int) -> np.ndarray:
     fields["phase"][PHASES.index(o["phase"])] = 1.0
     fields["progress"][:] = (o["turn"] / o["turn_limit"], len(o["discard"]) / cards)
     roles = fields["seat_roles"].reshape(len(SEAT_ROLES), players)
-    for row, seat in enumerate((o["current"], o["first"])):
+    for row, seat in ((ROLE["current"], o["current"]), (ROLE["first"], o["first"])):
         if seat is not None:
             roles[row, relative(seat)] = 1.0
     for seat in o["to_act"]:
-        roles[2, relative(seat)] = 1.0
+        roles[ROLE["to_act"], relative(seat)] = 1.0
     for seat, out_of_game in enumerate(o["out"]):
-        roles[3, relative(seat)] = float(out_of_game)
+        roles[ROLE["out"], relative(seat)] = float(out_of_game)
     for seat in o["winners"] or ():
-        roles[4, relative(seat)] = 1.0
+        roles[ROLE["winner"], relative(seat)] = 1.0
     counts = fields["seat_counts"].reshape(len(SEAT_COUNTS), players)
     for seat in range(players):
         counts[:, relative(seat)] = (o["hand_sizes"][seat] / game.hand_size, len(o["victory"][seat]) / o["win_at"],
@@ -164,14 +165,15 @@ class Tables:
         self.phase = {phase: at["phase"] + k for k, phase in enumerate(PHASES)}
         self.progress = at["progress"]
         self.turn_limit = game.options.turn_limit
-        self.roles = seat_positions(at["seat_roles"], players, len(SEAT_ROLES))  # [role][viewer][seat]
-        self.counts = seat_positions(at["seat_counts"], players, len(SEAT_COUNTS))
+        # [viewer][seat] positions of each seat role and count, by name
+        self.role = dict(zip(SEAT_ROLES, seat_positions(at["seat_roles"], players, len(SEAT_ROLES)), strict=True))
+        self.count = dict(zip(SEAT_COUNTS, seat_positions(at["seat_counts"], players, len(SEAT_COUNTS)), strict=True))
         # What a tensor starts from: zeros, but every battlefield limit the usual one.
         self.start = np.zeros(tensor_shape(game), np.float32)
-        self.start[self.counts[2][0]] = rules.BATTLEFIELD_LIMIT / rules.MAX_SPOTS
+        self.start[self.count["battlefield_limit"][0]] = rules.BATTLEFIELD_LIMIT / rules.MAX_SPOTS
         self.hand_size = float(game.hand_size)
         self.win_at = float(game.options.win_at)
-        # The state keeps the turn's parts as bits in the order of state.PARTS, which TURN_PARTS follows.
+        # The state keeps the turn's parts as bits in the order of flow.PARTS, which TURN_PARTS follows.
         # parts_done[done]: the positions of the parts whose bits are set in `done`.
         self.parts_done = [[at["turn_parts"] + bit for bit in range(len(TURN_PARTS)) if done >> bit & 1]
                            for done in range(1 << len(TURN_PARTS))]
@@ -210,17 +212,18 @@ def observe(state: CubeState, viewer: int) -> np.ndarray:
     o[t.phase[phase]] = 1.0
     o[t.progress] = state.turn / t.turn_limit
     o[t.progress + 1] = len(state.discard) / t.cards
-    roles, counts = t.roles, t.counts
+    role, count = t.role, t.count
     if phase != flow.FIRST_PLAYER and phase != rules.OVER:
-        o[roles[0][viewer][state.current]] = 1.0
-    o[roles[1][viewer][state.first]] = 1.0
-    row = roles[2][viewer]
+        o[role["current"][viewer][state.current]] = 1.0
+    o[role["first"][viewer][state.first]] = 1.0
+    row = role["to_act"][viewer]
     for seat in state.players_to_act():
         o[row[seat]] = 1.0
     hand_size, win_at = t.hand_size, t.win_at
     for gone, hand, pile, limit, at_out, at_hand, at_pile, at_limit in zip(
             state.out, state.hands, state.victory, state.limits,
-            roles[3][viewer], counts[0][viewer], counts[1][viewer], counts[2][viewer], strict=True):
+            role["out"][viewer], count["hand_size"][viewer], count["victory_pile"][viewer],
+            count["battlefield_limit"][viewer], strict=True):
         if gone:
             o[at_out] = 1.0
         if hand:
@@ -230,7 +233,7 @@ def observe(state: CubeState, viewer: int) -> np.ndarray:
         if limit != rules.BATTLEFIELD_LIMIT:  # the template holds the usual limit
             o[at_limit] = limit / rules.MAX_SPOTS
     if state.winners:
-        row = roles[4][viewer]
+        row = role["winner"][viewer]
         for seat in state.winners:
             o[row[seat]] = 1.0
     for position in t.parts_done[state.done]:

@@ -28,7 +28,7 @@ MUTANTS = 3
 GAME_PLAY_CARDS = 65
 GOALS = 12
 
-# Card effects as data (LUNGO-9, LUNGO-36): the functions live in rules.py and register here.
+# Card effects as data (LUNGO-9, LUNGO-36): the functions live in effects.py and battles.py and register here.
 ACTION_EFFECTS = EffectRegistry("creatures-of-lungo actions")
 BATTLE_RULES = EffectRegistry("creatures-of-lungo battles")
 WINNINGS = EffectRegistry("creatures-of-lungo winnings")

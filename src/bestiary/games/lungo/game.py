@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions, Payoffs
 from bestiary.core.cards import CardSet
 from bestiary.core.errors import StateFormatError
-from bestiary.games.lungo import rules, tensor, view
+from bestiary.games.lungo import effects, flow, rules, tensor, view  # noqa: F401  (effects: registers the card keywords)
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
 from bestiary.games.lungo.cards import ELEMENTS, SPECIES, STARTER_CARDS, LungoCard, Requirement, load_lungo_cards
 from bestiary.games.lungo.heuristic import LungoHeuristic
@@ -169,7 +169,7 @@ class CreaturesOfLungo(Game):
 
     def new_initial_state(self, seed: int | None = None) -> LungoState:
         state = LungoState(self, seed)
-        rules.deal(state)
+        flow.deal(state)
         return state
 
     def _state_from_dict(self, raw: JSON, seed: int | None) -> LungoState:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -12,83 +12,214 @@ import numpy as np
 
 from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, State
 from bestiary.core.errors import StateFormatError
+from bestiary.core.fields import FieldReader, StateFields, read_fields, state_field
 from bestiary.core.state_format import card_indices
-from bestiary.games.lungo import events, rules, tensor
+from bestiary.games.lungo import battles, events, flow, observe, phases, rules, tensor
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
-from bestiary.games.lungo.view import card_view
 
 if TYPE_CHECKING:
     from bestiary.games.lungo.game import CreaturesOfLungo
 
-INT_FIELDS = ("active", "turns", "tokens", "loser", "target", "drawer", "champion", "position", "placer",
-              "misses")
-CARD_FIELDS = ("pending", "battle")  # a card id, or null
 # The rules that say who acts in each phase and how, for refusals of actions out of turn or out of phase.
-PHASE_RULES = {rules.SETUP: ("LUNGO-22", "LUNGO-24"), rules.TURN_DRAW: ("LUNGO-30",),
-               rules.PLAY: ("LUNGO-30", "LUNGO-31"), rules.TARGET: ("LUNGO-63",), rules.RESPONSE: ("LUNGO-72",),
-               rules.CHOOSE: ("LUNGO-39",), rules.FIGHT: ("LUNGO-43",), rules.DICE: ("LUNGO-49",),
-               rules.SWAT_PLACE: ("LUNGO-51",), rules.SWAT_RACE: ("LUNGO-53",), rules.WINNINGS_DRAW: ("LUNGO-73",),
-               rules.TOKEN_MOMENT: ("LUNGO-61",), rules.TOKEN_RACE: ("LUNGO-57",), rules.OVER: ("LUNGO-60",)}
+PHASE_RULES = {phases.SETUP: ("LUNGO-22", "LUNGO-24"), phases.TURN_DRAW: ("LUNGO-30",),
+               phases.PLAY: ("LUNGO-30", "LUNGO-31"), phases.TARGET: ("LUNGO-63",), phases.RESPONSE: ("LUNGO-72",),
+               phases.CHOOSE: ("LUNGO-39",), phases.FIGHT: ("LUNGO-43",), phases.DICE: ("LUNGO-49",),
+               phases.SWAT_PLACE: ("LUNGO-51",), phases.SWAT_RACE: ("LUNGO-53",), phases.WINNINGS_DRAW: ("LUNGO-73",),
+               phases.TOKEN_MOMENT: ("LUNGO-61",), phases.TOKEN_RACE: ("LUNGO-57",), phases.OVER: ("LUNGO-60",)}
 # The rule by which a card leaves your hand, for each action that names one.
 CARD_RULES: dict[type, tuple[str, ...]] = {Play: ("LUNGO-31",), Commit: ("LUNGO-39",), Boost: ("LUNGO-40",)}
 
 
-class LungoState(State):
+def _cards(state: LungoState, cards: list[int]) -> list[str]:
+    return [state.game.ids[c] for c in cards]
+
+
+def _card_lists(state: LungoState, lists: list[list[int]]) -> list[list[str]]:
+    return [_cards(state, cards) for cards in lists]
+
+
+def _optional_card(state: LungoState, card: int) -> str | None:
+    return None if card < 0 else state.game.ids[card]
+
+
+def _number(reader: FieldReader, key: str) -> int:
+    value = reader.raw[key]
+    if not isinstance(value, int) or isinstance(value, bool) or value < -1:
+        raise StateFormatError(f"'{key}' must be an integer (-1 for none), not {value!r}")
+    return value
+
+
+def _seat_or_none(reader: FieldReader, key: str) -> int:
+    value = _number(reader, key)
+    if value >= reader.players:
+        raise StateFormatError(f"'{key}' must be a seat below {reader.players}")
+    return value
+
+
+def _read_card(reader: FieldReader, key: str) -> int:
+    value = reader.raw[key]
+    return -1 if value is None else card_indices(reader.game.index_of, [value], key, reader.seen)[0]
+
+
+def _read_cards(reader: FieldReader, key: str) -> list[int]:
+    return card_indices(reader.game.index_of, reader.raw[key], key, reader.seen)
+
+
+def _read_card_lists(reader: FieldReader, key: str) -> list[list[int]]:
+    return _per_player(reader.raw, key, reader.players,
+                       lambda ids, where: card_indices(reader.game.index_of, ids, where, reader.seen))
+
+
+def _read_phase(reader: FieldReader, key: str) -> str:
+    phase = reader.raw[key]
+    if phase not in phases.PHASES:
+        raise StateFormatError(f"'phase' must be one of {', '.join(phases.PHASES)}, not {phase!r}")
+    return str(phase)
+
+
+def _read_top(reader: FieldReader, key: str) -> int:
+    top = reader.raw.get(key, phases.UNSEEN)
+    if top not in (phases.UNSEEN, phases.OTHER, phases.BATTLE):
+        raise StateFormatError("'top' must be -1 (no back shown), 0 (the top card is no battle card) or 1 (a "
+                               f"battle card), not {top!r}")
+    pile = reader.state.pile
+    if top != phases.UNSEEN and not any(reader.game.is_battle[c] == top for c in pile):
+        raise StateFormatError(f"'top' says the top card is {'a' if top else 'no'} battle card, but the "
+                               "draw pile holds none such")
+    return int(top)
+
+
+def _read_goals(reader: FieldReader, key: str) -> list[int]:
+    goals = _list(reader.raw, key, reader.players)
+    seen: set[int] = set()
+    return [-1 if g is None else _goal(reader.game, g, seen) for g in goals]
+
+
+def _read_spare_goals(reader: FieldReader, key: str) -> list[int]:
+    seen = {g for g in reader.state.goals if g >= 0}
+    return sorted(_goal(reader.game, g, seen) for g in reader.raw[key])
+
+
+def _read_seats(reader: FieldReader, key: str) -> list[int]:
+    return [_seat(p, reader.players, key) for p in reader.raw[key]]
+
+
+def _read_unnoticed(reader: FieldReader, key: str) -> int:
+    value = reader.raw.get(key, -1)
+    return -1 if value == -1 else _seat(value, reader.players, key)
+
+
+def _read_flags(reader: FieldReader, key: str) -> list[bool]:
+    return [bool(b) for b in _list(reader.raw, key, reader.players)]
+
+
+def _read_offered(reader: FieldReader, key: str) -> list[bool]:
+    n = reader.players
+    offered = [bool(b) for b in reader.raw[key]] if key in reader.raw else [False] * n
+    if len(offered) != n:
+        raise StateFormatError(f"'offered' must be a list of {n} entries, one per player")
+    return offered
+
+
+def _read_resume(reader: FieldReader, key: str) -> str:
+    resume = reader.raw.get(key, "")
+    if resume not in ("", phases.TURN_ENDS, *phases.OFFERING_PHASES):
+        raise StateFormatError(f"'resume' must be empty, {phases.TURN_ENDS!r} or one of "
+                               f"{', '.join(sorted(phases.OFFERING_PHASES))}, not {resume!r}")
+    return str(resume)
+
+
+def _write_jobs(state: LungoState, jobs: list[phases.Job]) -> list[list[Any]]:
+    return [[phases.JOB_NAMES[job.kind], job.player, job.other] for job in jobs]
+
+
+def _read_jobs(reader: FieldReader, key: str) -> list[phases.Job]:
+    n, jobs = reader.players, []
+    for job in reader.raw[key]:
+        if not isinstance(job, list) or len(job) != 3 or job[0] not in phases.JOB_NAMES:
+            raise StateFormatError(f"a job is [kind, player, other] with kind one of "
+                                   f"{', '.join(phases.JOB_NAMES)}; got {job!r}")
+        jobs.append(phases.Job(phases.JOB_NAMES.index(job[0]), _seat(job[1], n, "jobs"), _seat(job[2], n, "jobs")))
+    return jobs
+
+
+def _read_rolls(reader: FieldReader, key: str) -> list[int]:
+    return [int(r) for r in _list(reader.raw, key, reader.players)]
+
+
+def _per_seat(value: Any) -> Callable[[LungoState], list[Any]]:
+    return lambda state: [value] * state.game.num_players
+
+
+def _empty_per_seat(state: LungoState) -> list[list[int]]:
+    return [[] for _ in range(state.game.num_players)]
+
+
+def _empty(state: LungoState) -> list[Any]:
+    return []
+
+
+class LungoState(StateFields, State):
     game: CreaturesOfLungo
 
-    def __init__(self, game: CreaturesOfLungo, seed: int | None) -> None:
-        super().__init__(game, seed)
-        n = game.num_players
-        self.phase = rules.SETUP
-        self.active = game.options.first_player
-        self.turns = 0
-        self.pile: list[int] = list(range(len(game.cards)))  # LUNGO-23, LUNGO-58: unordered
-        self.top = rules.UNSEEN  # LUNGO-12: what the top card's back shows
-        self.discard: list[int] = []
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.goals: list[int] = [-1] * n
-        self.spare_goals: list[int] = list(range(len(game.goal_cards)))
-        self.afflictions: list[list[int]] = [[] for _ in range(n)]
-        self.tokens = n - 1  # LUNGO-19
-        self.takers: list[int] = []
-        self.unnoticed = -1  # the first taker, while a discreet grab goes unnoticed (LUNGO-57)
-        self.loser = -1
-        self.passed: list[bool] = [False] * n
-        self.offered: list[bool] = [False] * n  # LUNGO-56: eligible players already offered a grab
-        self.resume = ""  # the phase a token moment that came in at once goes back to (LUNGO-56)
-        self.jobs: list[tuple[int, int, int]] = []
-        self.pending = -1  # the card being played
-        self.target = -1
-        self.battle = -1
-        self.drawer = -1
-        self.choices: list[list[int]] = [[] for _ in range(n)]
-        self.chosen: list[bool] = [False] * n
-        self.order: list[int] = []
-        self.champion = -1
-        self.position = 0
-        self.rolls: list[int] = [0] * n
-        self.rollers: list[int] = []
-        self.central: list[int] = []
-        self.in_swat: list[bool] = [False] * n
-        self.placer = -1
-        self.misses = 0
+    phase: phases.Phase = state_field(phases.SETUP, read=_read_phase)
+    active: int = state_field(lambda state: state.game.options.first_player, read=_seat_or_none)
+    turns: int = state_field(0, read=_number)
+    tokens: int = state_field(lambda state: state.game.num_players - 1, read=_number)  # LUNGO-19
+    loser: int = state_field(-1, read=_seat_or_none)
+    target: int = state_field(-1, read=_seat_or_none)
+    drawer: int = state_field(-1, read=_seat_or_none)
+    champion: int = state_field(-1, read=_seat_or_none)
+    position: int = state_field(0, read=_number)
+    placer: int = state_field(-1, read=_seat_or_none)
+    misses: int = state_field(0, read=_number)
+    pending: int = state_field(-1, write=_optional_card, read=_read_card)  # the card being played
+    battle: int = state_field(-1, write=_optional_card, read=_read_card)
+    # LUNGO-23, LUNGO-58: unordered, so kept sorted.
+    pile: list[int] = state_field(lambda state: list(range(len(state.game.cards))), write=_cards,
+                                  read=lambda reader, key: sorted(_read_cards(reader, key)))
+    top: int = state_field(phases.UNSEEN, read=_read_top)  # LUNGO-12: what the top card's back shows
+    discard: list[int] = state_field(_empty, write=_cards, read=_read_cards)
+    hands: list[list[int]] = state_field(_empty_per_seat, write=_card_lists, read=_read_card_lists)
+    goals: list[int] = state_field(_per_seat(-1), write=lambda state, goals: [
+        None if g < 0 else state.game.goal_ids[g] for g in goals], read=_read_goals)
+    spare_goals: list[int] = state_field(lambda state: list(range(len(state.game.goal_cards))), write=lambda state,
+                                         spare: sorted(state.game.goal_ids[g] for g in spare), read=_read_spare_goals)
+    afflictions: list[list[int]] = state_field(_empty_per_seat, key="in_front", write=_card_lists,
+                                               read=_read_card_lists)
+    takers: list[int] = state_field(_empty, read=_read_seats)
+    # The first taker, while a discreet grab goes unnoticed (LUNGO-57).
+    unnoticed: int = state_field(-1, read=_read_unnoticed)
+    passed: list[bool] = state_field(_per_seat(False), read=_read_flags)
+    # LUNGO-56: eligible players already offered a grab.
+    offered: list[bool] = state_field(_per_seat(False), read=_read_offered)
+    # The phase a token moment that came in at once goes back to (LUNGO-56).
+    resume: str = state_field("", read=_read_resume)
+    jobs: list[phases.Job] = state_field(_empty, write=_write_jobs, read=_read_jobs)
+    choices: list[list[int]] = state_field(_empty_per_seat, write=_card_lists, read=_read_card_lists)
+    chosen: list[bool] = state_field(_per_seat(False), read=_read_flags)
+    order: list[int] = state_field(_empty, read=_read_seats)
+    rolls: list[int] = state_field(_per_seat(0), read=_read_rolls)
+    rollers: list[int] = state_field(_empty, read=_read_seats)
+    central: list[int] = state_field(_empty, write=_cards, read=_read_cards)
+    in_swat: list[bool] = state_field(_per_seat(False), read=_read_flags)
 
     # -- whose move --------------------------------------------------------------------------
     def current_player(self) -> int:
         if self.jobs:
             return CHANCE
         phase = self.phase
-        if phase == rules.OVER:
+        if phase == phases.OVER:
             return TERMINAL
-        if phase in rules.SIMULTANEOUS_PHASES:
+        if phase in phases.SIMULTANEOUS_PHASES:
             return SIMULTANEOUS
-        if phase == rules.RESPONSE:
+        if phase == phases.RESPONSE:
             return self.target
         return self.active
 
     # Whether chance jobs are due, and the phase, answer these, which every playout loop asks at each step.
     def is_terminal(self) -> bool:
-        return not self.jobs and self.phase == rules.OVER
+        return not self.jobs and self.phase == phases.OVER
 
     def is_chance_node(self) -> bool:
         return bool(self.jobs)
@@ -97,21 +228,21 @@ class LungoState(State):
         if self.jobs:
             return []
         phase = self.phase
-        if phase == rules.PLAY:
+        if phase == phases.PLAY:
             return [self.active]
-        if phase == rules.TOKEN_MOMENT or phase == rules.SWAT_RACE:  # the seats that have not passed
+        if phase == phases.TOKEN_MOMENT or phase == phases.SWAT_RACE:  # the seats that have not passed
             waiting = []
             for seat, passed in enumerate(self.passed):
                 if not passed:
                     waiting.append(seat)
             return waiting
-        if phase == rules.OVER:
+        if phase == phases.OVER:
             return []
-        if phase == rules.CHOOSE:
+        if phase == phases.CHOOSE:
             return seats_without(self.chosen)
-        if phase == rules.TOKEN_RACE:
+        if phase == phases.TOKEN_RACE:
             return [p for p in range(self.game.num_players) if p not in self.takers]
-        if phase == rules.RESPONSE:
+        if phase == phases.RESPONSE:
             return [self.target]
         return [self.active]
 
@@ -119,16 +250,16 @@ class LungoState(State):
         if self.jobs:
             return "chance"
         phase = self.phase
-        if phase in rules.RACE_PHASES:
+        if phase in phases.RACE_PHASES:
             return "race"  # LUNGO-53, LUNGO-57: the first to act wins
-        if phase == rules.RESPONSE:
+        if phase == phases.RESPONSE:
             return "response"
         return super().decision_kind()
 
     def _legal_actions(self, player: int) -> Sequence[Action]:
         game = self.game
         phase = self.phase
-        if phase == rules.PLAY:
+        if phase == phases.PLAY:
             playable = game.playable[bool(self.afflictions[player])]
             plays = game.play_actions
             out: list[Action] = []
@@ -139,20 +270,20 @@ class LungoState(State):
                 out.append(game.grab)
             out.append(game.end_turn)
             return out
-        if phase == rules.TOKEN_MOMENT:
+        if phase == phases.TOKEN_MOMENT:
             return game.grab_or_pass if rules.may_take_token(self, player) else game.pass_only
-        if phase == rules.TARGET:
+        if phase == phases.TARGET:
             return self._or_grab(player, [game.target_actions[p] for p in range(game.num_players) if p != player])
-        if phase == rules.RESPONSE:
+        if phase == phases.RESPONSE:
             return self._or_grab(player, [*(game.play_actions[c] for c in sorted(self.hands[player])
                                             if game.is_response[c]), game.pass_])
-        if phase == rules.CHOOSE:  # everyone chooses at once: no grab in the middle of it (LUNGO-56)
+        if phase == phases.CHOOSE:  # everyone chooses at once: no grab in the middle of it (LUNGO-56)
             if not self.choices[player]:
-                return [game.commit_actions[c] for c in sorted(rules.commit_options(self, player))]
-            return [*(game.boost_actions[c] for c in sorted(rules.boost_options(self, player))), game.done]
-        if phase == rules.SWAT_RACE:
+                return [game.commit_actions[c] for c in sorted(battles.commit_options(self, player))]
+            return [*(game.boost_actions[c] for c in sorted(battles.boost_options(self, player))), game.done]
+        if phase == phases.SWAT_RACE:
             return self._or_grab(player, list(game.swat_or_pass))
-        if phase == rules.TOKEN_RACE:
+        if phase == phases.TOKEN_RACE:
             return game.grab_only
         return ()
 
@@ -167,19 +298,19 @@ class LungoState(State):
         card = game.index_of.get(getattr(action, "card", ""), -1)
         if card >= 0 and card not in self.hands[player] and isinstance(action, Play | Commit | Boost):
             return f"{game.ids[card]} is not in your hand", CARD_RULES[type(action)]
-        if isinstance(action, Play) and phase == rules.PLAY:
+        if isinstance(action, Play) and phase == phases.PLAY:
             return f"{game.ids[card]} cannot be played now", self._unplayable_rules(card)
-        if isinstance(action, Play) and phase == rules.RESPONSE:
+        if isinstance(action, Play) and phase == phases.RESPONSE:
             return f"{game.ids[card]} does not answer a card aimed at you", ("LUNGO-72",)
         if isinstance(action, Play):
             return "cards are played in your own turn, after your draw", ("LUNGO-9", "LUNGO-30")
-        if isinstance(action, Word) and action.text == "grab token" and phase != rules.CHOOSE:
+        if isinstance(action, Word) and action.text == "grab token" and phase != phases.CHOOSE:
             return "a token needs your goal met and no poison or toxic slime in front of you", \
                 ("LUNGO-16", "LUNGO-56")
-        if isinstance(action, Commit) and phase == rules.CHOOSE:
+        if isinstance(action, Commit) and phase == phases.CHOOSE:
             return "you must put down a creature if you hold one (any card otherwise), from your hand", \
                 ("LUNGO-41",)
-        if isinstance(action, Boost) and phase == rules.CHOOSE:
+        if isinstance(action, Boost) and phase == phases.CHOOSE:
             return "only a power card of your creature's species, or a mutant gene with a creature, goes with " \
                    "it", ("LUNGO-40", "LUNGO-70")
         reason, _ = super()._illegal_reason(action, player)
@@ -205,14 +336,14 @@ class LungoState(State):
         jobs = self.jobs
         if not jobs:
             return []
-        if jobs[0][0] in rules.DRAW_JOBS:  # the commonest: a draw lists the whole pile (LUNGO-58)
+        if jobs[0].kind in phases.DRAW_JOBS:  # the commonest: a draw lists the whole pile (LUNGO-58)
             pile = self.drawable()
             if len(pile) > 1:
                 rows = self.game.draw_rows.get(len(pile)) or self.game.draw_outcomes(len(pile))
                 return list(itemgetter(*pile)(rows))  # the rows picked in one call, not one index each
             return rows_at(self.game.draw_outcomes(len(pile)), pile)
-        if jobs[0][0] == rules.TOP:  # LUNGO-12: the new top card's back
-            other, battle = rules.top_odds(self)
+        if jobs[0].kind == phases.TOP:  # LUNGO-12: the new top card's back
+            other, battle = flow.top_odds(self)
             tops = self.game.top_actions
             return [(tops[shown], p) for shown, p in ((0, other), (1, battle)) if p > 0]
         table, pool = self._chance_pool()
@@ -224,14 +355,14 @@ class LungoState(State):
     def drawable(self) -> list[int]:
         """The cards of the draw pile the next draw may take: those whose back matches the top card's (LUNGO-12),
         or the whole pile while no back is shown (option battle_backs="hidden")."""
-        if self.top == rules.UNSEEN:
+        if self.top == phases.UNSEEN:
             return self.pile
         battle, shown = self.game.is_battle, self.top
         return [c for c in self.pile if battle[c] == shown]
 
     def _sample_chance_outcome(self, rng: random.Random) -> Action:
         jobs = self.jobs
-        if jobs and jobs[0][0] in rules.DRAW_JOBS and self.pile:
+        if jobs and jobs[0].kind in phases.DRAW_JOBS and self.pile:
             # LUNGO-58: every card of the pile is as likely to come; one is drawn without listing them all
             pile = self.drawable()
             return self.game.draw_actions[pile[rng.randrange(len(pile))]]
@@ -242,16 +373,16 @@ class LungoState(State):
         which is ascending (the pile and the spare goals are kept sorted)."""
         kind, player, other = self.jobs[0]
         game = self.game
-        if kind in rules.DRAW_JOBS:
+        if kind in phases.DRAW_JOBS:
             return game.draw_actions, self.drawable()
-        if kind == rules.TOP:
-            return game.top_actions, [shown for shown, p in enumerate(rules.top_odds(self)) if p > 0]
-        if kind == rules.GOAL:
+        if kind == phases.TOP:
+            return game.top_actions, [shown for shown, p in enumerate(flow.top_odds(self)) if p > 0]
+        if kind == phases.GOAL:
             return game.goal_actions, self.spare_goals
-        if kind == rules.ROLL:
+        if kind == phases.ROLL:
             return game.roll_actions, range(len(game.roll_actions))
-        if kind in (rules.STEAL, rules.DISCARD) or (kind == rules.SWAT and self.hands[player]):
-            return game.pick_actions, sorted(self.hands[other if kind == rules.STEAL else player])
+        if kind in (phases.STEAL, phases.DISCARD) or (kind == phases.SWAT and self.hands[player]):
+            return game.pick_actions, sorted(self.hands[other if kind == phases.STEAL else player])
         return game.draw_actions, self.drawable()  # a swat from the draw pile once the hand is empty (LUNGO-52)
 
     def _is_possible_outcome(self, outcome: Action) -> bool:
@@ -259,7 +390,7 @@ class LungoState(State):
         jobs = self.jobs
         if not jobs:
             return False
-        if jobs[0][0] in rules.DRAW_JOBS:  # the commonest: a card of the pile
+        if jobs[0].kind in phases.DRAW_JOBS:  # the commonest: a card of the pile
             table: Sequence[Action] = self.game.draw_actions
             pool: Sequence[int] = self.drawable()
         else:
@@ -278,30 +409,30 @@ class LungoState(State):
         # The commonest actions are tested first: draws, then words (pass, end turn). Their exact type is
         # compared (a plain identity test; isinstance would be a call apiece).
         if type(action) is DrawCard:
-            rules.apply_draw(self, action.index)  # a draw's index is its card's
+            flow.apply_draw(self, action.index)  # a draw's index is its card's
         elif type(action) is Word:
             self._apply_word(action.text, player)
         elif type(action) is Play:
             card = game.index_of[action.card]
-            if self.phase == rules.RESPONSE:
-                rules.respond(self, player, card)
+            if self.phase == phases.RESPONSE:
+                flow.respond(self, player, card)
             else:
-                rules.play_card(self, player, card)
+                flow.play_card(self, player, card)
         elif type(action) is Target:
-            rules.choose_target(self, player, action.seat)
+            flow.choose_target(self, player, action.seat)
         elif type(action) is PickCard:
-            rules.apply_pick(self, game.index_of[action.card])
+            flow.apply_pick(self, game.index_of[action.card])
         elif type(action) is Commit:
-            rules.commit(self, player, game.index_of[action.card])
+            battles.commit(self, player, game.index_of[action.card])
         elif type(action) is Roll:
-            rules.apply_roll(self, action.pips)
+            flow.apply_roll(self, action.pips)
         elif type(action) is DealGoal:
             self._deal_goal(game.goal_index[action.goal])
         elif type(action) is Boost:
-            rules.boost(self, player, game.index_of[action.card])
+            battles.boost(self, player, game.index_of[action.card])
         elif type(action) is TopCard:
-            rules.show_top(self, action.battle)
-        rules.settle(self)
+            flow.show_top(self, action.battle)
+        flow.settle(self)
 
     def _deal_goal(self, goal: int) -> None:
         _, player, _ = self.jobs.pop(0)
@@ -313,27 +444,27 @@ class LungoState(State):
     def _apply_word(self, word: str, player: int) -> None:
         phase = self.phase
         if word == "pass":
-            if phase == rules.TOKEN_MOMENT:
-                rules.pass_token_moment(self, player)
-            elif phase == rules.RESPONSE:
-                rules.decline_response(self, player)
+            if phase == phases.TOKEN_MOMENT:
+                flow.pass_token_moment(self, player)
+            elif phase == phases.RESPONSE:
+                flow.decline_response(self, player)
             else:  # the swat race
-                rules.let_pass(self, player)
+                battles.let_pass(self, player)
         elif word == "end turn":
             self._log_later(events.ended_turn, player)
-            rules.end_turn(self)
+            flow.end_turn(self)
         elif word == "grab token":
             rules.take_token(self, player)
         elif word == "done":
-            rules.choice_done(self, player)
+            battles.choice_done(self, player)
         else:
-            rules.swat(self, player)
+            battles.swat(self, player)
 
     # -- results -----------------------------------------------------------------------------
     def returns(self) -> list[float]:
         # LUNGO-60: the first taker +1, the loser -1, everyone else 0; no result at the limit.
         out = [0.0] * self.game.num_players
-        if self.phase == rules.OVER and self.takers:
+        if self.phase == phases.OVER and self.takers:
             out[self.takers[0]] = 1.0
             out[self.loser] = -1.0
         return out
@@ -348,47 +479,7 @@ class LungoState(State):
 
     # -- views -------------------------------------------------------------------------------
     def observation(self, player: int | None) -> JSON:
-        game = self.game
-        n = game.num_players
-        revealed = self.phase != rules.CHOOSE  # LUNGO-39, LUNGO-42: face down until all have chosen
-        choices: list[Any] = []
-        for p in range(n):
-            cards = self.choices[p]
-            if revealed or p == player:
-                choices.append([card_view(game, c) for c in cards])
-            else:
-                choices.append({"face_down": len(cards), "chosen": self.chosen[p]})
-        return {
-            "game": game.info.name, "viewer": player, "players": n, "phase": self.phase,
-            "decision": self.decision_kind(), "to_act": self.players_to_act(),
-            "active_player": self.active, "turn": self.turns, "turn_limit": game.options.turn_limit,
-            "draw_pile": len(self.pile),
-            # LUNGO-12: whether the top card's back shows a battle card (None: no back shown)
-            "battle_on_top": None if self.top == rules.UNSEEN else self.top == rules.BATTLE,
-            "discard": [card_view(game, c) for c in self.discard],
-            "hand_sizes": [len(h) for h in self.hands],
-            "hand": None if player is None else [card_view(game, c) for c in sorted(self.hands[player])],
-            "goal": None if player is None or self.goals[player] < 0 else game.goal_view(self.goals[player]),
-            "goal_met": None if player is None else rules.goal_met(self, player),
-            "in_front": [[card_view(game, c) for c in front] for front in self.afflictions],
-            **self._token_view(player),
-            "loser": None if self.loser < 0 else self.loser,
-            "pending_card": None if self.pending < 0 else card_view(game, self.pending),
-            "target": None if self.target < 0 else self.target,
-            "battle": None if self.battle < 0 else {
-                "card": card_view(game, self.battle), "drawer": self.drawer, "choices": choices,
-                "order": list(self.order), "champion": None if self.champion < 0 else self.champion,
-                "rolls": list(self.rolls), "rolling": list(self.rollers),
-                "central_pile": [card_view(game, c) for c in self.central],
-                "in_swat": list(self.in_swat), "placer": None if self.placer < 0 else self.placer},
-            "returns": self.returns() if self.phase == rules.OVER else None,
-        }
-
-    def _token_view(self, player: int | None) -> JSON:
-        # LUNGO-57 (option token_grab="discreet"): a grab nobody has noticed is known to its taker alone.
-        if self.unnoticed >= 0 and player != self.unnoticed:
-            return {"tokens_left": self.tokens + 1, "token_takers": [p for p in self.takers if p != self.unnoticed]}
-        return {"tokens_left": self.tokens, "token_takers": list(self.takers)}
+        return observe.observation(self, player)
 
     def observation_tensor(self, player: int) -> np.ndarray:
         return tensor.observe(self, player)
@@ -397,7 +488,7 @@ class LungoState(State):
         """Resample what `player` cannot see: other hands, face-down battle cards, the pile, other goals."""
         other = self.clone()
         n = self.game.num_players
-        hidden_choices = self.phase == rules.CHOOSE
+        hidden_choices = self.phase == phases.CHOOSE
         others = [p for p in range(n) if p != player]
         # Battle cards are never held, so they stay in the pile, which keeps the top card's back true (LUNGO-12).
         battle = self.game.is_battle
@@ -427,129 +518,14 @@ class LungoState(State):
             rules.undo_unnoticed_grab(other)  # a grab `player` has not noticed may not have happened
         return other
 
-    # -- copying and (de)serialising ----------------------------------------------------------
-    def _copy_into(self, other: LungoState) -> None:
-        other.phase = self.phase
-        other.active = self.active
-        other.turns = self.turns
-        other.pile = self.pile.copy()
-        other.top = self.top
-        other.discard = self.discard.copy()
-        other.hands = [h.copy() for h in self.hands]
-        other.goals = self.goals.copy()
-        other.spare_goals = self.spare_goals.copy()
-        other.afflictions = [f.copy() for f in self.afflictions]
-        other.tokens = self.tokens
-        other.takers = self.takers.copy()
-        other.unnoticed = self.unnoticed
-        other.loser = self.loser
-        other.passed = self.passed.copy()
-        other.offered = self.offered.copy()
-        other.resume = self.resume
-        other.jobs = self.jobs.copy()
-        other.pending = self.pending
-        other.target = self.target
-        other.battle = self.battle
-        other.drawer = self.drawer
-        other.choices = [c.copy() for c in self.choices]
-        other.chosen = self.chosen.copy()
-        other.order = self.order.copy()
-        other.champion = self.champion
-        other.position = self.position
-        other.rolls = self.rolls.copy()
-        other.rollers = self.rollers.copy()
-        other.central = self.central.copy()
-        other.in_swat = self.in_swat.copy()
-        other.placer = self.placer
-        other.misses = self.misses
-
-    def _to_dict(self) -> JSON:
-        ids = self.game.ids
-        goal_ids = self.game.goal_ids
-
-        def cards(items: list[int]) -> list[str]:
-            return [ids[c] for c in items]
-
-        return {
-            "phase": self.phase, **{key: getattr(self, key) for key in INT_FIELDS},
-            **{key: None if getattr(self, key) < 0 else ids[getattr(self, key)] for key in CARD_FIELDS},
-            "pile": cards(self.pile), "top": self.top, "discard": cards(self.discard),
-            "hands": [cards(h) for h in self.hands],
-            "goals": [None if g < 0 else goal_ids[g] for g in self.goals],
-            "spare_goals": sorted(goal_ids[g] for g in self.spare_goals),
-            "in_front": [cards(f) for f in self.afflictions],
-            "takers": list(self.takers), "unnoticed": self.unnoticed, "passed": list(self.passed),
-            "offered": list(self.offered), "resume": self.resume,
-            "jobs": [[rules.JOB_NAMES[k], p, o] for k, p, o in self.jobs],
-            "choices": [cards(c) for c in self.choices], "chosen": list(self.chosen),
-            "order": list(self.order), "rolls": list(self.rolls), "rollers": list(self.rollers),
-            "central": cards(self.central), "in_swat": list(self.in_swat),
-        }
-
+    # -- (de)serialising (copying and writing come from the field declarations) ----------------------
     @classmethod
     def from_dict(cls, game: CreaturesOfLungo, raw: JSON, seed: int | None) -> LungoState:
         state = cls(game, seed)
-        n = game.num_players
-        phase = raw["phase"]
-        if phase not in rules.PHASES:
-            raise StateFormatError(f"'phase' must be one of {', '.join(rules.PHASES)}, not {phase!r}")
-        state.phase = phase
-        for key in INT_FIELDS:
-            value = raw[key]
-            if not isinstance(value, int) or isinstance(value, bool) or value < -1:
-                raise StateFormatError(f"'{key}' must be an integer (-1 for none), not {value!r}")
-            setattr(state, key, value)
-        for key in ("active", "loser", "target", "drawer", "champion", "placer"):
-            if getattr(state, key) >= n:
-                raise StateFormatError(f"'{key}' must be a seat below {n}")
-        seen: set[int] = set()
-        state.pile = sorted(card_indices(game.index_of, raw["pile"], "pile", seen))
-        state.top = raw.get("top", rules.UNSEEN)
-        if state.top not in (rules.UNSEEN, rules.OTHER, rules.BATTLE):
-            raise StateFormatError("'top' must be -1 (no back shown), 0 (the top card is no battle card) or 1 (a "
-                                   f"battle card), not {state.top!r}")
-        if state.top != rules.UNSEEN and not state.drawable():
-            raise StateFormatError(f"'top' says the top card is {'a' if state.top else 'no'} battle card, but the "
-                                   "draw pile holds none such")
-        state.discard = card_indices(game.index_of, raw["discard"], "discard", seen)
-        def cards(ids: Any, where: str) -> list[int]:
-            return card_indices(game.index_of, ids, where, seen)
-
-        state.hands = _per_player(raw, "hands", n, cards)
-        state.afflictions = _per_player(raw, "in_front", n, cards)
-        state.choices = _per_player(raw, "choices", n, cards)
-        state.central = card_indices(game.index_of, raw["central"], "central", seen)
-        for key in CARD_FIELDS:
-            value = raw[key]
-            setattr(state, key, -1 if value is None else card_indices(game.index_of, [value], key, seen)[0])
-        if len(seen) != len(game.cards):
-            missing = [game.ids[c] for c in range(len(game.cards)) if c not in seen]
+        reader = read_fields(state, raw)
+        if len(reader.seen) != len(game.cards):
+            missing = [game.ids[c] for c in range(len(game.cards)) if c not in reader.seen]
             raise StateFormatError(f"every card must be somewhere exactly once; missing: {', '.join(missing[:5])}")
-        goal_seen: set[int] = set()
-        state.goals = [-1 if g is None else _goal(game, g, goal_seen) for g in _list(raw, "goals", n)]
-        state.spare_goals = sorted(_goal(game, g, goal_seen) for g in raw["spare_goals"])
-        state.takers = [_seat(p, n, "takers") for p in raw["takers"]]
-        state.unnoticed = -1 if raw.get("unnoticed", -1) == -1 else _seat(raw["unnoticed"], n, "unnoticed")
-        state.passed = [bool(b) for b in _list(raw, "passed", n)]
-        state.offered = [bool(b) for b in raw["offered"]] if "offered" in raw else [False] * n
-        if len(state.offered) != n:
-            raise StateFormatError(f"'offered' must be a list of {n} entries, one per player")
-        state.resume = raw.get("resume", "")
-        if state.resume not in ("", rules.TURN_ENDS, *rules.OFFERING_PHASES):
-            raise StateFormatError(f"'resume' must be empty, {rules.TURN_ENDS!r} or one of "
-                                   f"{', '.join(sorted(rules.OFFERING_PHASES))}, not {state.resume!r}")
-        state.chosen = [bool(b) for b in _list(raw, "chosen", n)]
-        state.in_swat = [bool(b) for b in _list(raw, "in_swat", n)]
-        state.rolls = [int(r) for r in _list(raw, "rolls", n)]
-        state.order = [_seat(p, n, "order") for p in raw["order"]]
-        state.rollers = [_seat(p, n, "rollers") for p in raw["rollers"]]
-        jobs = []
-        for job in raw["jobs"]:
-            if not isinstance(job, list) or len(job) != 3 or job[0] not in rules.JOB_NAMES:
-                raise StateFormatError(f"a job is [kind, player, other] with kind one of "
-                                       f"{', '.join(rules.JOB_NAMES)}; got {job!r}")
-            jobs.append((rules.JOB_NAMES.index(job[0]), _seat(job[1], n, "jobs"), _seat(job[2], n, "jobs")))
-        state.jobs = jobs
         return state
 
 
@@ -570,14 +546,14 @@ def seats_without(flags: list[bool]) -> list[int]:
     return out
 
 
-def _list(raw: JSON, key: str, n: int) -> list[Any]:
+def _list(raw: Mapping[str, Any], key: str, n: int) -> list[Any]:
     value = raw[key]
     if not isinstance(value, list) or len(value) != n:
         raise StateFormatError(f"'{key}' must be a list of {n} entries, one per player")
     return value
 
 
-def _per_player(raw: JSON, key: str, n: int, read: Any) -> list[list[int]]:
+def _per_player(raw: Mapping[str, Any], key: str, n: int, read: Any) -> list[list[int]]:
     return [read(v, f"{key}[{p}]") for p, v in enumerate(_list(raw, key, n))]
 
 

@@ -25,19 +25,21 @@ from bestiary.core.tensors import (
     seat_positions,
     split_layout,
 )
-from bestiary.games.lungo import rules
+from bestiary.games.lungo import phases, rules
 
 if TYPE_CHECKING:
     from bestiary.games.lungo.game import CreaturesOfLungo
     from bestiary.games.lungo.state import LungoState
 
 # The tensor's own orders, fixed so that a trained policy keeps its meaning if the state's order changes.
-PHASES = (rules.SETUP, rules.TURN_DRAW, rules.PLAY, rules.TARGET, rules.RESPONSE, rules.CHOOSE, rules.FIGHT,
-          rules.DICE, rules.SWAT_PLACE, rules.SWAT_RACE, rules.WINNINGS_DRAW, rules.TOKEN_MOMENT, rules.TOKEN_RACE,
-          rules.OVER)
+PHASES = (phases.SETUP, phases.TURN_DRAW, phases.PLAY, phases.TARGET, phases.RESPONSE, phases.CHOOSE,
+          phases.FIGHT, phases.DICE, phases.SWAT_PLACE, phases.SWAT_RACE, phases.WINNINGS_DRAW, phases.TOKEN_MOMENT,
+          phases.TOKEN_RACE, phases.OVER)
 SEAT_ROLES = ("active_player", "to_act", "token_taker", "loser", "target", "drawer", "champion", "placer",
               "rolling", "in_swat")
 SEAT_NUMBERS = ("hand_size", "battle_order", "roll", "face_down_choices", "has_chosen")
+ROLE = {name: row for row, name in enumerate(SEAT_ROLES)}
+NUMBER = {name: row for row, name in enumerate(SEAT_NUMBERS)}
 SHARED_CARD_PLACES = ("unseen", "own_hand", "discard", "pending", "battle_card", "central_pile")
 HAND_SCALE = 10.0  # a usual hand holds fewer cards; more is possible and stays > 1
 DIE_FACES = 6
@@ -88,15 +90,17 @@ def encode(game: CreaturesOfLungo, observation: JSON, viewer: int) -> np.ndarray
     roles = fields["seat_roles"].reshape(len(SEAT_ROLES), players)
     single = (o["active_player"], o["loser"], o["target"], None if battle is None else battle["drawer"],
               None if battle is None else battle["champion"], None if battle is None else battle["placer"])
-    for row, seat in zip((0, 3, 4, 5, 6, 7), single, strict=True):
+    for row, seat in zip((ROLE[name] for name in ("active_player", "loser", "target", "drawer", "champion", "placer")),
+                         single, strict=True):
         if seat is not None:
             roles[row, relative(seat)] = 1.0
-    for row, seats in ((1, o["to_act"]), (2, o["token_takers"]), (8, () if battle is None else battle["rolling"])):
+    for row, seats in ((ROLE["to_act"], o["to_act"]), (ROLE["token_taker"], o["token_takers"]),
+                       (ROLE["rolling"], () if battle is None else battle["rolling"])):
         for seat in seats:
             roles[row, relative(seat)] = 1.0
     numbers = fields["seat_numbers"].reshape(len(SEAT_NUMBERS), players)
     for seat in range(players):
-        numbers[0, relative(seat)] = o["hand_sizes"][seat] / HAND_SCALE
+        numbers[NUMBER["hand_size"], relative(seat)] = o["hand_sizes"][seat] / HAND_SCALE
 
     places = fields["card_places"].reshape(cards, len(SHARED_CARD_PLACES) + 2 * players)
     in_front, chosen = len(SHARED_CARD_PLACES), len(SHARED_CARD_PLACES) + players
@@ -118,14 +122,14 @@ def encode(game: CreaturesOfLungo, observation: JSON, viewer: int) -> np.ndarray
         for card in battle["central_pile"]:
             place(card, 5)
         for position, seat in enumerate(battle["order"]):
-            numbers[1, relative(seat)] = (position + 1) / players
+            numbers[NUMBER["battle_order"], relative(seat)] = (position + 1) / players
         for seat in range(players):
-            roles[9, relative(seat)] = float(battle["in_swat"][seat])
-            numbers[2, relative(seat)] = battle["rolls"][seat] / DIE_FACES
+            roles[ROLE["in_swat"], relative(seat)] = float(battle["in_swat"][seat])
+            numbers[NUMBER["roll"], relative(seat)] = battle["rolls"][seat] / DIE_FACES
             choice = battle["choices"][seat]
             if isinstance(choice, dict):  # another seat's cards, face down until all have chosen (LUNGO-39)
-                numbers[3, relative(seat)] = choice["face_down"] / HAND_SCALE
-                numbers[4, relative(seat)] = float(choice["chosen"])
+                numbers[NUMBER["face_down_choices"], relative(seat)] = choice["face_down"] / HAND_SCALE
+                numbers[NUMBER["has_chosen"], relative(seat)] = float(choice["chosen"])
             else:
                 for card in choice:
                     place(card, chosen + relative(seat))
@@ -146,8 +150,10 @@ class Tables:
         self.turn_limit = game.options.turn_limit
         self.goal = [at["goal"] + game.goal_index[game.goal_view(g)["id"]] for g in range(len(game.goal_cards))]
         self.goal_met = at["goal"] + len(game.goal_cards)
-        self.roles = seat_positions(at["seat_roles"], players, len(SEAT_ROLES))  # [role][viewer][seat]
-        self.numbers = seat_positions(at["seat_numbers"], players, len(SEAT_NUMBERS))
+        # [viewer][seat] positions of each seat role and number, by name
+        self.role = dict(zip(SEAT_ROLES, seat_positions(at["seat_roles"], players, len(SEAT_ROLES)), strict=True))
+        self.number = dict(zip(SEAT_NUMBERS, seat_positions(at["seat_numbers"], players, len(SEAT_NUMBERS)),
+                               strict=True))
         # Each card's place as a column number (0 = unseen), then the one-hot rows written at once.
         self.unseen = bytes(cards)
         self.card_rows = one_hot_starts(at["card_places"], cards, len(SHARED_CARD_PLACES) + 2 * players)
@@ -169,26 +175,26 @@ def observe(state: LungoState, viewer: int) -> np.ndarray:
     o[at] = state.turns / t.turn_limit
     o[at + 1] = len(state.pile) / t.cards
     o[at + 2] = state.tokens / (players - 1)
-    if state.top == rules.BATTLE:  # LUNGO-12: the top card's back
+    if state.top == phases.BATTLE:  # LUNGO-12: the top card's back
         o[at + 3] = 1.0
     goal = state.goals[viewer]
     if goal >= 0:
         o[t.goal[goal]] = 1.0
         if rules.goal_met(state, viewer):
             o[t.goal_met] = 1.0
-    roles, numbers = t.roles, t.numbers
-    o[roles[0][viewer][state.active]] = 1.0
+    role, number = t.role, t.number
+    o[role["active_player"][viewer][state.active]] = 1.0
     if state.loser >= 0:
-        o[roles[3][viewer][state.loser]] = 1.0
+        o[role["loser"][viewer][state.loser]] = 1.0
     if state.target >= 0:
-        o[roles[4][viewer][state.target]] = 1.0
-    row = roles[1][viewer]
+        o[role["target"][viewer][state.target]] = 1.0
+    row = role["to_act"][viewer]
     for seat in state.players_to_act():
         o[row[seat]] = 1.0
-    row = roles[2][viewer]
+    row = role["token_taker"][viewer]
     for seat in state.takers:
         o[row[seat]] = 1.0
-    row = numbers[0][viewer]
+    row = number["hand_size"][viewer]
     for seat, hand in enumerate(state.hands):
         if hand:
             o[row[seat]] = len(hand) / HAND_SCALE
@@ -207,23 +213,24 @@ def observe(state: LungoState, viewer: int) -> np.ndarray:
             for card in front:
                 columns[card] = column
     if state.battle >= 0:
-        o[roles[5][viewer][state.drawer]] = 1.0
+        o[role["drawer"][viewer][state.drawer]] = 1.0
         if state.champion >= 0:
-            o[roles[6][viewer][state.champion]] = 1.0
+            o[role["champion"][viewer][state.champion]] = 1.0
         if state.placer >= 0:
-            o[roles[7][viewer][state.placer]] = 1.0
-        row = roles[8][viewer]
+            o[role["placer"][viewer][state.placer]] = 1.0
+        row = role["rolling"][viewer]
         for seat in state.rollers:
             o[row[seat]] = 1.0
         columns[state.battle] = 4
         for card in state.central:
             columns[card] = 5
-        row = numbers[1][viewer]
+        row = number["battle_order"][viewer]
         for position, seat in enumerate(state.order):
             o[row[seat]] = (position + 1) / players
-        swat, rolls = roles[9][viewer], numbers[2][viewer]
-        face_down, has_chosen, chosen = numbers[3][viewer], numbers[4][viewer], t.chosen[viewer]
-        revealed = state.phase != rules.CHOOSE  # LUNGO-39: face down until all have chosen
+        swat, rolls = role["in_swat"][viewer], number["roll"][viewer]
+        face_down, has_chosen = number["face_down_choices"][viewer], number["has_chosen"][viewer]
+        chosen = t.chosen[viewer]
+        revealed = state.phase != phases.CHOOSE  # LUNGO-39: face down until all have chosen
         for seat in range(players):
             if state.in_swat[seat]:
                 o[swat[seat]] = 1.0
