@@ -37,7 +37,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
 # Games with a batched engine: game name -> "module:class" of an engine taking (game, num_games).
-BATCH_ENGINES = {"critter-capture": "bestiary.games.critters.batch:CritterBatch"}
+BATCH_ENGINES = {"critter-capture": "bestiary.games.critters.batch:CritterBatch",
+                 "cube-creatures": "bestiary.games.cube.batch:CubeBatch"}
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -86,15 +87,21 @@ class Streams:
         self.used[games] = self.block
 
     def draw(self, games: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        numbers = self.seed_bits(games)
+        drawn: np.ndarray = ((numbers * np.asarray(counts, np.uint64)) >> np.uint64(53)).astype(np.int64)
+        return drawn
+
+    def seed_bits(self, games: np.ndarray) -> np.ndarray:
+        """For each game, its stream's next number as 53 bits: `stream_draw(seed, counter, 2**53)`, a seed for
+        what the game shuffles with its own generator."""
         used = self.used[games]
         spent = used == self.block
         if spent.any():
             self._make_block(games[spent])
             used[spent] = 0
         self.used[games] = used + 1
-        numbers = self.numbers[games, used]
-        drawn: np.ndarray = ((numbers * np.asarray(counts, np.uint64)) >> np.uint64(53)).astype(np.int64)
-        return drawn
+        bits: np.ndarray = self.numbers[games, used]
+        return bits
 
     def _make_block(self, games: np.ndarray) -> None:
         first = self.blocks_made[games] * np.uint64(self.block)

@@ -1,0 +1,114 @@
+"""The batched engine plays Cube Creatures exactly as the scalar engine does: the same seeds give the same
+observation tensors, legal actions, rewards and ends, step by step, in random games (hypothesis draws the
+table, the seeds and the learner's choices). Each game's shuffles come from a seed drawn from its stream
+(`Streams.seed_bits`), the die and the random seats from the same stream."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bestiary
+from bestiary.core.api import State
+from tests.rl.games import RL_EXTRA
+
+pytest.importorskip("gymnasium", reason=RL_EXTRA)
+import gymnasium
+
+from bestiary.rl.batched import BatchedVectorEnv, Streams, stream_draw
+
+
+class ScalarCube:
+    """One game on the scalar engine (CubeState): its shuffle seed, die rolls and random seats drawn from the
+    stream that `BatchedVectorEnv` gives the game's seed: what the batch must reproduce."""
+
+    def __init__(self, game: bestiary.Game, seat: int, seed: int) -> None:
+        self.game, self.seat, self.seed, self.counter = game, seat, seed, 0
+        self.table = game.player_action_table()
+        self.ended = False
+        self.deal()
+
+    def draw(self, count: int) -> int:
+        k = stream_draw(self.seed, self.counter, count)
+        self.counter += 1
+        return k
+
+    def deal(self) -> None:
+        self.state: State = self.game.new_initial_state(seed=self.draw(1 << 53))
+        self.play_others()
+
+    def play_chance(self) -> None:
+        while self.state.is_chance_node():
+            outcomes = self.state.chance_outcomes()
+            self.state.apply_action(outcomes[self.draw(len(outcomes))][0])
+
+    def play_others(self) -> None:
+        self.play_chance()
+        while not self.state.is_terminal() and self.state.current_player() != self.seat:
+            player = self.state.current_player()
+            legal = sorted(a.index for a in self.state.legal_actions(player))
+            self.state.apply_action(self.table[legal[self.draw(len(legal))]], player)
+            self.play_chance()
+
+    def mask(self) -> np.ndarray:
+        mask = np.zeros(len(self.table), bool)
+        if not self.state.is_terminal() and not self.ended:
+            mask[[a.index for a in self.state.legal_actions(self.seat)]] = True
+        return mask
+
+    def step(self, action: int) -> tuple[float, bool]:
+        if self.ended:  # next-step autoreset
+            self.ended = False
+            self.deal()
+            return 0.0, False
+        if not self.mask()[action] if 0 <= action < len(self.table) else True:
+            self.ended = True
+            return -1.0, True
+        self.state.apply_action(self.table[action], self.seat)
+        self.play_others()
+        self.ended = self.state.is_terminal()
+        return float(self.state.returns()[self.seat]), self.ended
+
+
+def play_along(options: dict[str, object], seat: int, num_envs: int, seed: int, learner: int, steps: int) -> int:
+    """Step the batch and its scalar twins side by side; the number of episodes that ended."""
+    game = bestiary.load_game("cube-creatures", **options)
+    batch = BatchedVectorEnv(game, num_envs=num_envs, seat=seat)
+    scalars = [ScalarCube(game, seat, seed + i) for i in range(num_envs)]
+    observations, infos = batch.reset(seed=seed)
+    rng = np.random.default_rng(learner)
+    ended = 0
+    for _ in range(steps):
+        for i, scalar in enumerate(scalars):
+            assert np.array_equal(infos["action_mask"][i], scalar.mask())
+            assert np.array_equal(observations[i], scalar.state.observation_tensor(seat))
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in infos["action_mask"]])
+        if rng.random() < 0.01:  # now and then an illegal action, which ends that game's episode
+            actions[0] = rng.integers(-1, 30)
+        observations, rewards, terminated, truncated, infos = batch.step(actions)
+        expected = [scalar.step(int(a)) for scalar, a in zip(scalars, actions, strict=True)]
+        assert rewards.tolist() == [r for r, _ in expected]
+        assert terminated.tolist() == [t for _, t in expected]
+        assert not truncated.any()
+        ended += int(terminated.sum())
+    return ended
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([2, 2, 3, 4]), num_envs=st.integers(1, 4), seed=st.integers(0, 2**40),
+       data=st.data(), random_first=st.booleans(), win_at=st.sampled_from([5, 5, 2]),
+       turn_limit=st.sampled_from([200, 200, 12]))
+def test_the_batch_steps_exactly_as_the_scalar_engine(players: int, num_envs: int, seed: int, data: st.DataObject,
+                                                      random_first: bool, win_at: int, turn_limit: int) -> None:
+    options = {"players": players, "win_at": win_at, "turn_limit": turn_limit,
+               "first_player": "random" if random_first else players - 1}
+    seat = data.draw(st.integers(0, players - 1), label="seat")
+    play_along(options, seat, num_envs, seed, data.draw(st.integers(0, 2**32), label="learner"), 120)
+
+
+def test_long_games_end_and_are_dealt_again_alike() -> None:
+    # Enough steps for games to end (CUBE-10), reshuffle the discard pile (CUBE-52) and be dealt again.
+    assert play_along({"players": 2}, 0, 3, 11, 1, 400) > 0
+
