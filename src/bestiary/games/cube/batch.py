@@ -72,6 +72,11 @@ ENEMY_GUARD, ENEMY_ANY, OWN_ANY, ALL_ENEMY_GUARDS, ATTACKER, OWN_GUARD, OWN_ALL,
 UPGRADE_CHOICES = ("weapon", "armor", "any")
 FACE_ADDS = np.array([rules.FACE_ADDS.get(face, 0) for face in rules.DIE_FACES], np.int64)
 DOUBLE, MISS = rules.DIE_FACES.index("2x"), rules.DIE_FACES.index("miss")
+# effects.playable_test's tests, by index (CUBE-58), and one that never holds (no effect at all).
+PLAYABLE_TESTS = ("always", "enemy-in-play", "own-damaged", "own-power-used", "enemy-behind-guard", "enemy-weapon",
+                  "enemy-armor", "enemy-upgrade", "room-to-widen", "never")
+ALWAYS, ENEMY_IN_PLAY, OWN_DAMAGED, OWN_POWER_USED, ENEMY_BEHIND_GUARD, ENEMY_WEAPON, ENEMY_ARMOR, ENEMY_UPGRADE, \
+    ROOM_TO_WIDEN, NEVER = range(len(PLAYABLE_TESTS))
 SUPPORTED = ("players", "first_player", "win_at", "turn_limit")
 
 
@@ -202,11 +207,26 @@ class CubeBatch:
         table = np.array(effects, np.int64).reshape(-1, 4)
         self.keyword, self.amount, self.target, self.upgrade_kind = table.T.copy()
         self.chosen = np.isin(self.target, [TARGETS.index(t) for t in CHOSEN_TARGETS])
+        # Each effect's test of having something to act on (effects.playable_test); the last entry, read for
+        # the index -1 (no effect), never holds.
+        tests = [self._playable_test(*row) for row in table.tolist()]
+        self.effect_test = np.array([*tests, NEVER], np.int64)
         # The reaction cards: the window each answers, and when it can still change something (CUBE-51).
         trigger = [WINDOWS.index(game.trigger[c]) for c in self.reactions]
         self.reaction_window = np.array(trigger, np.int64)
         self.reaction_keyword = self.keyword[self.card_effect[self.reactions]]
         self.reaction_target = self.target[self.card_effect[self.reactions]]
+
+    @staticmethod
+    def _playable_test(keyword: int, _: int, target: int, kind: int) -> int:
+        if keyword == EXTRA_SPOT:
+            return ROOM_TO_WIDEN
+        if TARGETS[target] not in CHOSEN_TARGETS:
+            return ALWAYS
+        # effects.TARGETS allows these chosen targets only, each with its test (effects.CANDIDATE_TESTS).
+        tests = {DEAL_DAMAGE: ENEMY_IN_PLAY, HEAL: OWN_DAMAGED, RESET_POWER: OWN_POWER_USED,
+                 SWAP_GUARD: ENEMY_BEHIND_GUARD, DESTROY_UPGRADE: (ENEMY_WEAPON, ENEMY_ARMOR, ENEMY_UPGRADE)[kind]}
+        return tests[keyword]
 
     def _action_tables(self, game: CubeCreatures, table: tuple[object, ...]) -> None:
         players = self.players
@@ -401,18 +421,28 @@ class CubeBatch:
         pool &= (keyword != HEAL) | (self.damage[rows, fields] > 0)
         return pool
 
-    def _playable(self, games: np.ndarray, player: np.ndarray, effect: np.ndarray) -> np.ndarray:
-        """(n, k) whether each of k effects (an (n, k) array of effect indices) has something to act on
-        (effects.playable_test, CUBE-58); -1 for none is not playable."""
-        n, k = effect.shape
-        flat = np.maximum(effect, 0).reshape(-1)
-        repeated = np.repeat(games, k)
-        chosen = self._candidates(repeated, np.repeat(player, k), flat).any(axis=(1, 2)).reshape(n, k)
-        widen = (self.limits[games, player] < MAX_SPOTS)[:, None]
-        playable = np.where(self.chosen[flat].reshape(n, k), chosen,
-                            np.where(self.keyword[flat].reshape(n, k) == EXTRA_SPOT, widen, True))
-        result: np.ndarray = playable & (effect >= 0)
-        return result
+    def _playable_tests(self, games: np.ndarray, player: np.ndarray) -> np.ndarray:
+        """(n, PLAYABLE_TESTS): each of effects.playable_test's tests for `player` (CUBE-58), by its index, so
+        that an effect is playable where `tests[:, effect_test[effect]]` holds."""
+        fields, filled = self._fields_of(games)
+        rows = games[:, None]
+        enemy = filled & (self._seats != player[:, None])[:, :, None]
+        own = self.field[games, player]
+        rows3 = games[:, None, None]
+        weapon = (enemy & (self.weapon[rows3, fields] != self.none)).any(axis=(1, 2))
+        armor = (enemy & (self.armor[rows3, fields] != self.none)).any(axis=(1, 2))
+        behind = ((self.field_count[games] > 1) & (self._seats != player[:, None])).any(axis=1)
+        tests = np.zeros((len(games), len(PLAYABLE_TESTS)), bool)
+        tests[:, ALWAYS] = True
+        tests[:, ENEMY_IN_PLAY] = enemy.any(axis=(1, 2))
+        tests[:, OWN_DAMAGED] = (self.damage[rows, own] > 0).any(axis=1)
+        tests[:, OWN_POWER_USED] = self.used[rows, own].any(axis=1)
+        tests[:, ENEMY_BEHIND_GUARD] = behind
+        tests[:, ENEMY_WEAPON] = weapon
+        tests[:, ENEMY_ARMOR] = armor
+        tests[:, ENEMY_UPGRADE] = weapon | armor
+        tests[:, ROOM_TO_WIDEN] = self.limits[games, player] < MAX_SPOTS
+        return tests
 
     def legal_mask(self, games: np.ndarray | None = None) -> np.ndarray:
         """(N, actions) booleans: the current player's legal actions (none once a game is over); with
@@ -452,8 +482,8 @@ class CubeBatch:
         # CUBE-26, CUBE-58: one action card a turn, while it has something to act on.
         want_action = (done & DID_ACTION) == 0
         held = self._hand(games, player, self.action_cards) & want_action[:, None]
-        effects = np.broadcast_to(self.action_card_effects, held.shape)
-        mask[:, self.action_plays] = held & self._playable(games, player, effects)
+        tests = self._playable_tests(games, player)
+        mask[:, self.action_plays] = held & tests[:, self.effect_test[self.action_card_effects]]
         # CUBE-27, CUBE-28: one upgrade a turn, under a creature without one of its kind.
         own = self.field[games, player]  # (n, spots)
         filled = own != self.none
@@ -467,7 +497,7 @@ class CubeBatch:
         if self.game.powers_in_play:
             powers = self.card_power[own]
             ready = ((done & DID_POWER) == 0)[:, None] & filled & ~self.used[rows, own]
-            mask[:, self.power_index] = ready & self._playable(games, player, np.where(ready, powers, -1))
+            mask[:, self.power_index] = ready & np.take_along_axis(tests, self.effect_test[powers], axis=1)
         # CUBE-34: swap the Guard with another creature once a turn.
         mask[:, self.guard_index] = (((done & DID_GUARD) == 0)[:, None] & filled[:, 1:])
         # CUBE-38, CUBE-35, CUBE-37: any creature of yours attacks an enemy Guard (any enemy creature after a card
