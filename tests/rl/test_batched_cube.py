@@ -17,7 +17,7 @@ from tests.rl.games import RL_EXTRA
 pytest.importorskip("gymnasium", reason=RL_EXTRA)
 import gymnasium
 
-from bestiary.rl.batched import BatchedVectorEnv, Streams, stream_draw
+from bestiary.rl.batched import BatchedVectorEnv, Streams, batch_engine, stream_draw
 
 
 class ScalarCube:
@@ -112,3 +112,58 @@ def test_long_games_end_and_are_dealt_again_alike() -> None:
     # Enough steps for games to end (CUBE-10), reshuffle the discard pile (CUBE-52) and be dealt again.
     assert play_along({"players": 2}, 0, 3, 11, 1, 400) > 0
 
+
+
+def test_a_games_trajectory_depends_on_its_seed_alone() -> None:
+    one = BatchedVectorEnv("cube-creatures", num_envs=1, players=3)
+    many = BatchedVectorEnv("cube-creatures", num_envs=4, players=3)
+    alone, _ = one.reset(seed=[42])
+    together, infos = many.reset(seed=[7, 42, 8, 9])
+    assert np.array_equal(alone[0], together[1])
+    for _ in range(60):
+        actions = np.array([np.flatnonzero(m)[-1] if m.any() else 0 for m in infos["action_mask"]])
+        alone, *_ = one.step(actions[1:2])
+        together, _, _, _, infos = many.step(actions)
+        assert np.array_equal(alone[0], together[1])
+
+
+def test_self_play_through_the_engine_gives_every_seat_its_decisions() -> None:
+    # The PettingZoo-style batched API: the caller decides for every seat, seen from that seat.
+    game = bestiary.load_game("cube-creatures", players=3, turn_limit=40)
+    n = 16
+    engine, streams, games = batch_engine(game, n), Streams(n), np.arange(n)
+    streams.seed(games, np.arange(n, dtype=np.uint64))
+    engine.reset(games, streams)
+    scalars = [ScalarCube.__new__(ScalarCube) for _ in range(n)]
+    for i, scalar in enumerate(scalars):  # the same games on the scalar engine, every seat chosen alike
+        scalar.seed, scalar.counter = i, 0
+        scalar.state = game.new_initial_state(seed=scalar.draw(1 << 53))
+    while not engine.terminal.all():
+        seats = engine.current_player
+        observations, masks = engine.observation(np.maximum(seats, 0)), engine.legal_mask()
+        playing = np.flatnonzero(~engine.terminal)
+        for i in playing:
+            state = scalars[i].state
+            assert seats[i] == state.current_player()
+            assert np.array_equal(observations[i], state.observation_tensor(int(seats[i])))
+            assert set(np.flatnonzero(masks[i])) == {a.index for a in state.legal_actions(int(seats[i]))}
+            state.apply_action(game.player_action_table()[int(np.flatnonzero(masks[i])[0])], int(seats[i]))
+            scalars[i].play_chance()
+        engine.step(masks.argmax(axis=1), playing, streams)
+    assert np.allclose(engine.returns().sum(axis=1), 1.0)  # CUBE-10, CUBE-56: every game shares out one win
+    assert np.array_equal(engine.returns(), [s.state.returns() for s in scalars])
+
+
+def test_make_vec_gives_the_batched_engine_for_random_opponents() -> None:
+    import bestiary.rl.gymnasium  # noqa: F401 (registers the games)
+    batched = gymnasium.make_vec("bestiary/cube-creatures-v0", num_envs=3, vectorization_mode="vector_entry_point")
+    assert isinstance(batched, BatchedVectorEnv)
+    observations, infos = batched.reset(seed=0)
+    assert observations.shape == (3, *batched.single_observation_space.shape)
+    assert batched.single_observation_space.contains(observations[0])
+
+
+@pytest.mark.parametrize("option", [{"grandma": True}, {"reactions": False}, {"response_windows": "answerers"}])
+def test_options_the_batch_does_not_play_get_a_clear_error(option: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match=f"{next(iter(option))}=.*BestiaryVectorEnv plays every option"):
+        BatchedVectorEnv("cube-creatures", num_envs=2, **option)
