@@ -158,7 +158,7 @@ def test_make_vec_gives_the_batched_engine_for_random_opponents() -> None:
     import bestiary.rl.gymnasium  # noqa: F401 (registers the games)
     batched = gymnasium.make_vec("bestiary/cube-creatures-v0", num_envs=3, vectorization_mode="vector_entry_point")
     assert isinstance(batched, BatchedVectorEnv)
-    observations, infos = batched.reset(seed=0)
+    observations, _ = batched.reset(seed=0)
     assert observations.shape == (3, *batched.single_observation_space.shape)
     assert batched.single_observation_space.contains(observations[0])
 

@@ -36,8 +36,6 @@ from bestiary.games.cube.state import CubeState
 from bestiary.games.cube.tensor import (
     CREATURE_STATS,
     PENDING_KINDS,
-    SEAT_COUNTS,
-    SEAT_ROLES,
     SHARED_CARD_PLACES,
     STAT_SCALE,
     TURN_PARTS,
@@ -77,6 +75,9 @@ PLAYABLE_TESTS = ("always", "enemy-in-play", "own-damaged", "own-power-used", "e
                   "enemy-armor", "enemy-upgrade", "room-to-widen", "never")
 ALWAYS, ENEMY_IN_PLAY, OWN_DAMAGED, OWN_POWER_USED, ENEMY_BEHIND_GUARD, ENEMY_WEAPON, ENEMY_ARMOR, ENEMY_UPGRADE, \
     ROOM_TO_WIDEN, NEVER = range(len(PLAYABLE_TESTS))
+# step's handlers: a creature's play, an action card's, a placement at setup, then the other kinds in order.
+PLAY_CREATURE, PLAY_ACTION, SETUP_PLACEMENT = range(3)
+HANDLER_OFFSET = SETUP_PLACEMENT + 1 - ATTACH
 SUPPORTED = ("players", "first_player", "win_at", "turn_limit")
 
 
@@ -93,9 +94,8 @@ class Draws(Protocol):
 def check_options(game: CubeCreatures) -> None:
     """The batched engine plays the options in SUPPORTED; the others must keep their defaults."""
     options = game.options
-    defaults = type(options)()
-    changed = [name for name in type(options).model_fields
-               if name not in SUPPORTED and getattr(options, name) != getattr(defaults, name)]
+    changed = [name for name, field in type(options).model_fields.items()
+               if name not in SUPPORTED and getattr(options, name) != field.default]
     if changed:
         raise ValueError(f"the batched Cube Creatures engine plays {', '.join(SUPPORTED)} and the other options at "
                          f"their defaults, not {', '.join(f'{n}={getattr(options, n)!r}' for n in changed)}; "
@@ -134,6 +134,8 @@ class CubeBatch:
         self.is_weapon = per_card([k == WEAPON for k in game.kind]).astype(bool)
         self.creatures = np.flatnonzero(self.ctype == CREATURE)
         self.upgrades = np.flatnonzero(self.ctype == UPGRADE)
+        self.upgrade_cards = [c for c in range(cards) if game.ctype[c] == UPGRADE]
+        self.reaction_cards = [c for c in range(cards) if game.ctype[c] == REACTION]
         self.action_cards = np.flatnonzero(self.ctype == ACTION)
         self.reactions = np.flatnonzero(self.ctype == REACTION)
         self._effect_tables(game)
@@ -181,9 +183,14 @@ class CubeBatch:
         self.winners = np.zeros((num_games, players), bool)
         self.shuffle_seed = [0] * num_games
         self.shuffle_count = [0] * num_games
+        self._handlers = (self._play_creature, self._play_action_card, self._place_at_setup, self._attach,
+                          self._use_power, self._swap_guard, self._declare_attack, self._end_turn, self._choose_target,
+                          self._react, self._pass_window)
         self._rows = np.arange(num_games)
         self._seats = np.arange(players)
         self._spots = np.arange(MAX_SPOTS)
+        # The other seats in turn order after each seat (CUBE-17).
+        self.seats_after = (np.arange(players)[:, None] + 1 + np.arange(players - 1)) % players
 
     # -- tables worked out once ------------------------------------------------------------------
     def _effect_tables(self, game: CubeCreatures) -> None:
@@ -242,8 +249,8 @@ class CubeBatch:
         self.play_index = np.full(self.cards, -1, np.int64)
         for card, action in game.play_actions.items():
             self.play_index[card] = action.index
-        self.attach_index = np.array([[a.index for a in game.attach_actions[u]] for u in self.upgrades], np.int64)
-        self.react_index = np.array([game.react_actions[c].index for c in self.reactions], np.int64)
+        self.attach_index = np.array([[a.index for a in game.attach_actions[u]] for u in self.upgrade_cards], np.int64)
+        self.react_index = np.array([game.react_actions[c].index for c in self.reaction_cards], np.int64)
         self.power_index = np.array([a.index for a in game.power_actions], np.int64)
         self.guard_index = np.array([game.guard_actions[s].index for s in range(1, MAX_SPOTS)], np.int64)
         # (target player, target spot, attacker spot) and (player, spot): contiguous blocks of the table
@@ -253,6 +260,10 @@ class CubeBatch:
         self.pass_index = game.pass_action.index
         assert np.array_equal(self.attack_index.reshape(-1), self.attack_index.min() + np.arange(players * 25))
         assert np.array_equal(self.target_index.reshape(-1), self.target_index.min() + np.arange(players * 5))
+        # Which method handles each action (step): by its kind, and a play by its card's type.
+        creature = self.ctype[self.action_card] == CREATURE
+        handler = np.where(kinds == PLAY, np.where(creature, PLAY_CREATURE, PLAY_ACTION), kinds + HANDLER_OFFSET)
+        self.action_handler = handler
         self.creature_plays = self.play_index[self.creatures]
         self.action_plays = self.play_index[self.action_cards]
         self.action_card_effects = self.card_effect[self.action_cards]
@@ -361,7 +372,7 @@ class CubeBatch:
             self.phase[games[places]] = PLACE
             placing |= places
             looking &= ~places
-        if not placing.all():
+        if np.count_nonzero(placing) < len(placing):
             starting = games[~placing]
             self._start_turn(starting, self.first[starting])
 
@@ -378,16 +389,19 @@ class CubeBatch:
 
     def _first_asked(self, games: np.ndarray) -> np.ndarray:
         # The open window asks its responders in turn order after the current player (CUBE-51).
-        order = (self.current[games][:, None] + 1 + np.arange(self.players - 1)) % self.players
-        asked = np.take_along_axis(self.asked[games], order, axis=1)
-        first: np.ndarray = order[np.arange(len(games)), asked.argmax(axis=1)]
+        order = self.seats_after[self.current[games]]
+        first: np.ndarray = order[np.arange(len(games)), self.asked[games[:, None], order].argmax(axis=1)]
         return first
 
     def players_to_act(self, games: np.ndarray) -> np.ndarray:
         """`current_player` of the games `games` (indices) only."""
         phase = self.phase[games]
-        player = np.where(phase == RESPOND, self._first_asked(games), self.current[games])
-        return np.where(phase == OVER, TERMINAL_PLAYER, player)
+        player: np.ndarray = self.current[games]
+        responding = np.flatnonzero(phase == RESPOND)
+        if len(responding):
+            player[responding] = self._first_asked(games[responding])
+        player[phase == OVER] = TERMINAL_PLAYER
+        return player
 
     def returns(self, games: np.ndarray | None = None) -> np.ndarray:
         """(N, players), or the rows of `games`: CUBE-10, CUBE-56, the winner gets 1 and winners of a shared
@@ -419,7 +433,8 @@ class CubeBatch:
         pool &= (keyword != SWAP_GUARD) | (self._spots != 0)
         pool &= (keyword != RESET_POWER) | self.used[rows, fields]
         pool &= (keyword != HEAL) | (self.damage[rows, fields] > 0)
-        return pool
+        candidates: np.ndarray = pool
+        return candidates
 
     def _playable_tests(self, games: np.ndarray, player: np.ndarray) -> np.ndarray:
         """(n, PLAYABLE_TESTS): each of effects.playable_test's tests for `player` (CUBE-58), by its index, so
@@ -506,12 +521,12 @@ class CubeBatch:
         targets &= (self._seats != player[:, None])[:, :, None]
         targets &= self.attack_any[games][:, None, None] | (self._spots == 0)
         attacks = targets[:, :, :, None] & filled[:, None, None, :]
-        start = self.attack_index.min()
-        mask[:, start:start + self.players * MAX_SPOTS * MAX_SPOTS] = attacks.reshape(n, self.players * MAX_SPOTS * MAX_SPOTS)
-        mask[:, self.end_turn_index] = ~attacks.reshape(n, self.players * MAX_SPOTS * MAX_SPOTS).any(axis=1)  # CUBE-55
+        start, size = self.attack_index.min(), self.attack_index.size
+        mask[:, start:start + size] = attacks.reshape(n, size)
+        mask[:, self.end_turn_index] = ~attacks.reshape(n, size).any(axis=1)  # CUBE-55
         # CUBE-20, CUBE-25: an empty battlefield must get a creature first.
         must = (count == 0) & creatures.any(axis=1)
-        if must.any():
+        if np.count_nonzero(must):
             mask[must] = False
             mask[np.ix_(np.flatnonzero(must), self.creature_plays)] = creatures[must]
         return mask
@@ -638,22 +653,14 @@ class CubeBatch:
     def step(self, actions: np.ndarray, games: np.ndarray, streams: Draws) -> None:
         """Apply `actions[g]` in each game g of `games` (indices), then roll the die where that leads to it."""
         chosen = actions[games]
-        kind = self.action_kind[chosen]
         player = self.players_to_act(games)
         card = self.action_card[chosen]
         spot = self.action_spot[chosen]
-        phase = self.phase[games]
-        placing = (kind == PLAY) & (phase == PLACE)
-        playing = (kind == PLAY) & ~placing
-        creature = self.ctype[card] == CREATURE
-        for which, handle in ((placing, self._place_at_setup), (playing & creature, self._play_creature),
-                              (playing & ~creature, self._play_action_card), (kind == ATTACH, self._attach),
-                              (kind == POWER, self._use_power), (kind == GUARD, self._swap_guard),
-                              (kind == ATTACK, self._declare_attack), (kind == END_TURN, self._end_turn),
-                              (kind == TARGET_ACTION, self._choose_target), (kind == REACT, self._react),
-                              (kind == PASS, self._pass_window)):
-            if which.any():
-                handle(games[which], player[which], chosen[which], card[which], spot[which])
+        # A setup placement is a creature's play in phase PLACE.
+        handler = np.where((self.phase[games] == PLACE), SETUP_PLACEMENT, self.action_handler[chosen])
+        for code in np.flatnonzero(np.bincount(handler, minlength=len(self._handlers))).tolist():
+            which = handler == code
+            self._handlers[code](games[which], player[which], chosen[which], card[which], spot[which])
         rolling = games[self.phase[games] == ROLL]
         if len(rolling):
             self._roll_attack(rolling, streams.draw(rolling, np.full(len(rolling), len(rules.DIE_FACES))))
@@ -682,9 +689,9 @@ class CubeBatch:
         games, seats = games[~more], seats[~more]
         following = (seats + 1) % self.players
         starting = following == self.first[games]
-        if starting.any():
+        if np.count_nonzero(starting):
             self._start_turn(games[starting], self.first[games[starting]])
-        if (~starting).any():
+        if np.count_nonzero(starting) < len(starting):
             self._begin_placement(games[~starting], following[~starting])
 
     def _play_creature(self, games: np.ndarray, seats: np.ndarray, _: np.ndarray, creatures: np.ndarray,
@@ -739,7 +746,7 @@ class CubeBatch:
         self.cancelled[games] = False
         effect = self._pending_effect(games)
         chosen = self.chosen[effect]
-        if chosen.any():
+        if np.count_nonzero(chosen):
             pool = self._candidates(games[chosen], seats[chosen], effect[chosen])
             flat = pool.reshape(len(pool), self.players * MAX_SPOTS)
             several = flat.sum(axis=1) > 1
@@ -767,7 +774,7 @@ class CubeBatch:
         self.asked[games] = asked
         answering = asked.any(axis=1)
         self.phase[games[answering]] = RESPOND
-        if not answering.all():
+        if np.count_nonzero(answering) < len(answering):
             self._close_window(games[~answering])
 
     def _close_window(self, games: np.ndarray) -> None:
@@ -775,13 +782,13 @@ class CubeBatch:
         self.window[games] = NO_WINDOW
         self.asked[games] = False
         attack = trigger == ATTACK_WINDOW
-        if (~attack).any():
+        if np.count_nonzero(attack) < len(attack):
             self._resolve_effect(games[~attack])
         games = games[attack]
         if len(games):
             off = self.prevented[games] | self._attack_called_off(games)
             self.phase[games[~off]] = ROLL
-            if off.any():
+            if np.count_nonzero(off):
                 self._end_attack(games[off])
 
     def _resolve_effect(self, games: np.ndarray) -> None:
@@ -818,7 +825,7 @@ class CubeBatch:
                                                       np.maximum(0, points + FACE_ADDS[faces])))
         damage = np.maximum(0, adjusted - self.reduce[games])
         hits = damage > 0
-        if hits.any():
+        if np.count_nonzero(hits):
             self._deal_damage(games[hits], self.defender[games[hits]], damage[hits], self.current[games[hits]])
         self._end_attack(games)
 
@@ -844,13 +851,13 @@ class CubeBatch:
         asked = self.asked[games] & (self.hand_count[games] > 0)
         self.asked[games] = asked
         closing = ~asked.any(axis=1)
-        if closing.any():
+        if np.count_nonzero(closing):
             self._close_window(games[closing])
 
     def _pass_window(self, games: np.ndarray, seats: np.ndarray, *_: np.ndarray) -> None:
         self.asked[games, seats] = False
         closing = ~self.asked[games].any(axis=1)
-        if closing.any():
+        if np.count_nonzero(closing):
             self._close_window(games[closing])
 
     # -- turns -----------------------------------------------------------------------------------
@@ -858,7 +865,7 @@ class CubeBatch:
         # CUBE-19: draw, main phase, attack; CUBE-17: turns go clockwise; CUBE-56: the turn limit.
         self.turn[games] += 1
         late = self.turn[games] > self.turn_limit
-        if late.any():
+        if np.count_nonzero(late):
             self._end_at_turn_limit(games[late])
             games, seats = games[~late], seats[~late]
         self.current[games] = seats
@@ -868,11 +875,11 @@ class CubeBatch:
         self.attack_any[games] = False
         self._draw(games, seats)  # CUBE-21
         empty = (self.field_count[games, seats] == 0) & (self._creatures_in_hand(games, seats) == 0)
-        if empty.any():
+        if np.count_nonzero(empty):
             games, seats = games[empty], seats[empty]
             refilled = np.array([self._refill_empty_battlefield(g, s) for g, s in
                                  zip(games.tolist(), seats.tolist(), strict=True)], bool)
-            if (~refilled).any():
+            if np.count_nonzero(refilled) < len(refilled):
                 self._knock_out(games[~refilled], seats[~refilled])
 
     def _end_at_turn_limit(self, games: np.ndarray) -> None:
@@ -890,20 +897,20 @@ class CubeBatch:
         self.out[games, seats] = True
         remaining = ~self.out[games]
         last = remaining.sum(axis=1) == 1
-        if last.any():
+        if np.count_nonzero(last):
             self._end_game(games[last], remaining[last])
-        if (~last).any():
+        if np.count_nonzero(last) < len(last):
             self._next_turn(games[~last])
 
     def _next_turn(self, games: np.ndarray) -> None:
         # CUBE-17: clockwise, skipping players who are out (CUBE-54).
         current = self.current[games]
-        order = (current[:, None] + 1 + np.arange(self.players - 1)) % self.players
-        playing = ~np.take_along_axis(self.out[games], order, axis=1)
+        order = self.seats_after[current]
+        playing = ~self.out[games[:, None], order]
         found = playing.any(axis=1)
         seats = np.where(found, order[np.arange(len(games)), playing.argmax(axis=1)], current)
         starting = found | ~self.out[games, current]
-        if starting.any():
+        if np.count_nonzero(starting):
             self._start_turn(games[starting], seats[starting])
 
     # -- cards moving ------------------------------------------------------------------------------
@@ -972,7 +979,7 @@ class CubeBatch:
         """CUBE-42: subtract from the creature's current health; CUBE-45: defeated at zero or less."""
         self.damage[games, creatures] += amounts
         defeated = self._health_left(games, creatures) <= 0
-        if defeated.any():
+        if np.count_nonzero(defeated):
             self._defeat(games[defeated], creatures[defeated], by[defeated])
 
     def _health_left(self, games: np.ndarray, creatures: np.ndarray) -> np.ndarray:
@@ -996,14 +1003,14 @@ class CubeBatch:
         for slots in (self.weapon, self.armor):
             upgrade = slots[games, creatures]
             held = upgrade != self.none
-            if held.any():
+            if np.count_nonzero(held):
                 self._to_discard(games[held], upgrade[held])
                 slots[games[held], creatures[held]] = self.none
         self.damage[games, creatures] = 0
         self.used[games, creatures] = False
         # CUBE-10: the first to defeat enough creatures wins at once.
         won = (self.victory_count[games, by] >= self.win_at) & ~self.winners[games].any(axis=1)
-        if won.any():
+        if np.count_nonzero(won):
             self._end_game(games[won], self._seats == by[won][:, None])
 
     # -- effects (effects.py) ----------------------------------------------------------------------
@@ -1049,11 +1056,11 @@ class CubeBatch:
         for other in range(self.players):  # every enemy Guard, in seat order, until the game is won
             hit = guards & (players != other) & (self.field_count[games, other] > 0) & \
                 ~self.winners[games].any(axis=1)
-            if hit.any():
+            if np.count_nonzero(hit):
                 self._deal_damage(games[hit], self.field[games[hit], other, 0], amounts[hit], players[hit])
         victim = np.where(target == ATTACKER, self.attacker[games], chosen)
         single = ~guards & ((target != ATTACKER) | self._on_field(games, self.attacker[games]))
-        if single.any():
+        if np.count_nonzero(single):
             self._deal_damage(games[single], victim[single], amounts[single], players[single])
 
     def _heal_effect(self, games: np.ndarray, players: np.ndarray, amounts: np.ndarray, target: np.ndarray,
@@ -1075,10 +1082,10 @@ class CubeBatch:
         for slots, skip in ((self.weapon, 1), (self.armor, 0)):  # the weapon first, then the armor
             upgrade = slots[games, creatures]
             gone = (kind != skip) & (upgrade != self.none)
-            if gone.any():
+            if np.count_nonzero(gone):
                 self._to_discard(games[gone], upgrade[gone])
                 slots[games[gone], creatures[gone]] = self.none
         # Losing armor can leave the damage already taken at or above the health that remains (CUBE-45).
         defeated = self._health_left(games, creatures) <= 0
-        if defeated.any():
+        if np.count_nonzero(defeated):
             self._defeat(games[defeated], creatures[defeated], players[defeated])
