@@ -145,7 +145,8 @@ def batch_engine(game: Game, num_games: int) -> BatchEngine:
 def kth_true(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
     """In each row of a boolean mask, the column of its k-th True (counting from 0)."""
     # Summed down the transposed mask: numpy adds whole rows at a time, and rows of a few actions are slow.
-    columns: np.ndarray = (np.cumsum(mask.T, axis=0) <= k).sum(axis=0)
+    counts = np.cumsum(mask.T, axis=0, dtype=np.int16 if mask.shape[1] < 2**15 else np.int64)
+    columns: np.ndarray = (counts <= k).sum(axis=0)
     return columns
 
 

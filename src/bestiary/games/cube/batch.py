@@ -186,6 +186,8 @@ class CubeBatch:
         self._handlers = (self._play_creature, self._play_action_card, self._place_at_setup, self._attach,
                           self._use_power, self._swap_guard, self._declare_attack, self._end_turn, self._choose_target,
                           self._react, self._pass_window)
+        self._masks = {PLACE: self._place_mask, MAIN: self._main_mask, TARGET: self._target_mask,
+                       RESPOND: self._respond_mask}
         self._rows = np.arange(num_games)
         self._seats = np.arange(players)
         self._spots = np.arange(MAX_SPOTS)
@@ -265,6 +267,14 @@ class CubeBatch:
         handler = np.where(kinds == PLAY, np.where(creature, PLAY_CREATURE, PLAY_ACTION), kinds + HANDLER_OFFSET)
         self.action_handler = handler
         self.creature_plays = self.play_index[self.creatures]
+        # The cards with a play action, creatures first: their plays, types and tests of having something to
+        # act on (_main_mask)
+        self.played_cards = np.concatenate([self.creatures, self.action_cards])
+        self.played_actions = self.play_index[self.played_cards]
+        self.played_types = self.ctype[self.played_cards]
+        self.played_tests = np.where(self.played_types == ACTION, self.effect_test[self.card_effect[self.played_cards]],
+                                     ALWAYS)
+        self.upgrade_slot = np.where(self.is_weapon[self.upgrades], 0, 1)
         self.action_plays = self.play_index[self.action_cards]
         self.action_card_effects = self.card_effect[self.action_cards]
 
@@ -465,10 +475,10 @@ class CubeBatch:
         games = self._rows if games is None else games
         mask = np.zeros((len(games), self.num_actions), bool)
         phase = self.phase[games]
-        for which, fill in ((PLACE, self._place_mask), (MAIN, self._main_mask), (TARGET, self._target_mask),
-                            (RESPOND, self._respond_mask)):
-            rows = np.flatnonzero(phase == which)
-            if len(rows):
+        for which in np.flatnonzero(np.bincount(phase, minlength=len(tensor.PHASES))).tolist():
+            fill = self._masks.get(which)
+            if fill is not None:
+                rows = phase == which
                 mask[rows] = fill(games[rows])
         return mask
 
@@ -490,24 +500,25 @@ class CubeBatch:
         player = self.current[games]
         done = self.done[games]
         count = self.field_count[games, player]
-        # CUBE-22, CUBE-23: one creature card a turn, up to the battlefield's limit.
-        want_creature = ((done & DID_CREATURE) == 0) & ((count == 0) | (count < self.limits[games, player]))
-        creatures = self._hand(games, player, self.creatures) & want_creature[:, None]
-        mask[:, self.creature_plays] = creatures
-        # CUBE-26, CUBE-58: one action card a turn, while it has something to act on.
-        want_action = (done & DID_ACTION) == 0
-        held = self._hand(games, player, self.action_cards) & want_action[:, None]
-        tests = self._playable_tests(games, player)
-        mask[:, self.action_plays] = held & tests[:, self.effect_test[self.action_card_effects]]
-        # CUBE-27, CUBE-28: one upgrade a turn, under a creature without one of its kind.
+        hand = self.place[games] == (self.HAND + player)[:, None]
         own = self.field[games, player]  # (n, spots)
         filled = own != self.none
-        want_upgrade = ((done & DID_UPGRADE) == 0) & (count > 0)
-        upgrades = self._hand(games, player, self.upgrades) & want_upgrade[:, None]
+        # CUBE-22, CUBE-23: one creature card a turn, up to the battlefield's limit; CUBE-26: one action card;
+        # CUBE-27: one upgrade, once a creature is in play.
+        wanted = np.empty((n, 3), bool)
+        wanted[:, CREATURE] = ((done & DID_CREATURE) == 0) & ((count == 0) | (count < self.limits[games, player]))
+        wanted[:, ACTION] = (done & DID_ACTION) == 0
+        wanted[:, UPGRADE] = ((done & DID_UPGRADE) == 0) & (count > 0)
+        # CUBE-58: an action card while it has something to act on (a creature's play: the test "always").
+        tests = self._playable_tests(games, player)
+        plays = hand[:, self.played_cards] & wanted[:, self.played_types] & tests[:, self.played_tests]
+        mask[:, self.played_actions] = plays
+        creatures = plays[:, :len(self.creature_plays)]
+        # CUBE-28: an upgrade goes under a creature without one of its kind.
         rows = games[:, None]
         free = np.stack([filled & (self.weapon[rows, own] == self.none), filled & (self.armor[rows, own] == self.none)])
-        slot = np.where(self.is_weapon[self.upgrades], 0, 1)
-        mask[:, self.attach_index] = upgrades[:, :, None] & free[slot].transpose(1, 0, 2)
+        upgrades = hand[:, self.upgrades] & wanted[:, UPGRADE, None]
+        mask[:, self.attach_index] = upgrades[:, :, None] & free[self.upgrade_slot].transpose(1, 0, 2)
         # CUBE-32, CUBE-33, CUBE-58: each creature power once per game, while it has something to act on.
         if self.game.powers_in_play:
             powers = self.card_power[own]
