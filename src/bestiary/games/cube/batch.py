@@ -183,6 +183,7 @@ class CubeBatch:
         self.winners = np.zeros((num_games, players), bool)
         self.shuffle_seed = [0] * num_games
         self.shuffle_count = [0] * num_games
+        # step's handlers by code, each called as handler(games, seats, actions, cards, spots) for its games
         self._handlers = (self._play_creature, self._play_action_card, self._place_at_setup, self._attach,
                           self._use_power, self._swap_guard, self._declare_attack, self._end_turn, self._choose_target,
                           self._react, self._pass_window)
@@ -298,10 +299,7 @@ class CubeBatch:
         self.place_columns = columns
         self.under_way = places
         self.card_cells = at["card_places"] + np.arange(cards) * self.width
-        self.relative = (self._seats_table()[None, :] - np.arange(players)[:, None]) % players  # [viewer, seat]
-
-    def _seats_table(self) -> np.ndarray:
-        return np.arange(self.players)
+        self.relative = (np.arange(players)[None, :] - np.arange(players)[:, None]) % players  # [viewer, seat]
 
     # -- dealing ---------------------------------------------------------------------------------
     def reset(self, games: np.ndarray, streams: Draws) -> None:
@@ -676,9 +674,6 @@ class CubeBatch:
         if len(rolling):
             self._roll_attack(rolling, streams.draw(rolling, np.full(len(rolling), len(rules.DIE_FACES))))
 
-    def _take_from_hand(self, games: np.ndarray, seats: np.ndarray, cards: np.ndarray) -> None:
-        self.hand_count[games, seats] -= 1
-
     def _to_discard(self, games: np.ndarray, cards: np.ndarray) -> None:
         """Cards onto the discard pile, in the order listed (one card per game)."""
         self.place[games, cards] = self.DISCARD
@@ -688,7 +683,7 @@ class CubeBatch:
 
     def _place_creature(self, games: np.ndarray, seats: np.ndarray, creatures: np.ndarray) -> None:
         # CUBE-22: into the first open spot, so the Guard spot is filled first (CUBE-23: up to the limit).
-        self._take_from_hand(games, seats, creatures)
+        self.hand_count[games, seats] -= 1
         self.field[games, seats, self.field_count[games, seats]] = creatures
         self.field_count[games, seats] += 1
         self.place[games, creatures] = self.FIELD + seats
@@ -715,7 +710,7 @@ class CubeBatch:
                           __: np.ndarray) -> None:
         # CUBE-26: follow the card's instructions, then discard it (it lies in the discard pile at once).
         self.done[games] |= DID_ACTION
-        self._take_from_hand(games, seats, cards)
+        self.hand_count[games, seats] -= 1
         self._to_discard(games, cards)
         self._begin_effect(games, seats, cards, ACTION_KIND)
 
@@ -723,7 +718,7 @@ class CubeBatch:
                 spots: np.ndarray) -> None:
         # CUBE-27, CUBE-28: one upgrade a turn, under a creature, at most one weapon and one armor each.
         self.done[games] |= DID_UPGRADE
-        self._take_from_hand(games, seats, upgrades)
+        self.hand_count[games, seats] -= 1
         creature = self.field[games, seats, spots]
         weapon = self.is_weapon[upgrades]
         self.weapon[games[weapon], creature[weapon]] = upgrades[weapon]
@@ -855,7 +850,7 @@ class CubeBatch:
 
     def _react(self, games: np.ndarray, seats: np.ndarray, _: np.ndarray, cards: np.ndarray, __: np.ndarray) -> None:
         # CUBE-47: follow the card's instructions, then discard it; CUBE-48: as many as a player wants.
-        self._take_from_hand(games, seats, cards)
+        self.hand_count[games, seats] -= 1
         self._to_discard(games, cards)
         self._run_effects(games, seats, self.card_effect[cards], cards, np.full(len(games), self.none))
         games = games[self.phase[games] != OVER]
