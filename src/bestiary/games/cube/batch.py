@@ -362,7 +362,7 @@ class CubeBatch:
 
     def _creatures_in_hand(self, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """(n,) how many creature cards each seat holds."""
-        counted: np.ndarray = (self.place[games[:, None], self.creatures] == (self.HAND + seats)[:, None]).sum(axis=1)
+        counted: np.ndarray = (self.place[games][:, self.creatures] == (self.HAND + seats)[:, None]).sum(axis=1)
         return counted
 
     def _begin_placement(self, games: np.ndarray, seats: np.ndarray) -> None:
@@ -482,7 +482,7 @@ class CubeBatch:
 
     def _hand(self, games: np.ndarray, seats: np.ndarray, cards: np.ndarray) -> np.ndarray:
         """(n, k) whether each seat holds each of `cards`."""
-        held: np.ndarray = self.place[games[:, None], cards] == (self.HAND + seats)[:, None]
+        held: np.ndarray = self.place[games][:, cards] == (self.HAND + seats)[:, None]
         return held
 
     def _place_mask(self, games: np.ndarray) -> np.ndarray:
@@ -631,16 +631,19 @@ class CubeBatch:
         places = self.place[:, :-1].copy()
         unseen_pending = pending & (self.place_columns[viewers, self.place[rows, self.pending]] == 0)
         places[rows[unseen_pending], self.pending[unseen_pending]] = self.under_way
-        columns = np.take_along_axis(self.place_columns[viewers], places, axis=1)
+        if (viewers == viewers[0]).all():  # the usual case: the learner's seat in every game
+            columns = np.take(self.place_columns[viewers[0]], places)
+        else:
+            columns = np.take(self.place_columns, (viewers * self.place_columns.shape[1])[:, None] + places)
         flat = out.reshape(-1)
-        flat[(rows * self.size)[:, None] + self.card_cells + columns] = 1.0
+        flat[((rows * self.size)[:, None] + self.card_cells + columns).ravel()] = 1.0  # (a flat index is faster)
 
         # Creature stats, for every creature on a battlefield (rules.attack_points, max_health, CUBE-6).
-        fields, filled = self._fields_of(rows)
-        games3 = rows[:, None, None]
-        creature = fields[filled]
-        which = np.broadcast_to(games3, fields.shape)[filled]
-        spot = np.broadcast_to(self._spots, fields.shape)[filled]
+        fields = self.field.reshape(-1)
+        at_spot = np.flatnonzero(fields != none)  # (game, seat, spot) of every creature in play
+        creature = fields[at_spot]
+        which = at_spot // (players * MAX_SPOTS)
+        spot = at_spot % MAX_SPOTS
         base = which * self.size + at["creature_stats"] + creature * self.stats_width
         attack = self.attack[creature] + self.bonus[self.weapon[which, creature]]
         health = self.health[creature] + self.bonus[self.armor[which, creature]]
