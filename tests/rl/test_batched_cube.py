@@ -97,7 +97,7 @@ def play_along(options: dict[str, object], seat: int, num_envs: int, seed: int, 
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.sampled_from([2, 2, 3, 4]), num_envs=st.integers(1, 4), seed=st.integers(0, 2**40),
+@given(players=st.sampled_from([2, 2, 3, 4, 5]), num_envs=st.integers(1, 4), seed=st.integers(0, 2**40),
        data=st.data(), random_first=st.booleans(), win_at=st.sampled_from([5, 5, 2]),
        turn_limit=st.sampled_from([200, 200, 12]))
 def test_the_batch_steps_exactly_as_the_scalar_engine(players: int, num_envs: int, seed: int, data: st.DataObject,
