@@ -240,8 +240,7 @@ class BatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             raise IllegalActionError(int(actions[first]), self.seat, f"action {int(actions[first])} is not legal "
                                      f"in game {first} (see infos['action_mask'])")
         moving = np.flatnonzero(playing & legal)
-        engine.step(actions, moving, self.streams)
-        self._play_others(moving)
+        self._play(actions, moving)
         if len(redealt):
             self._deal(redealt)
         terminated = engine.terminal.copy()
@@ -258,11 +257,19 @@ class BatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
 
     def _deal(self, games: np.ndarray) -> None:
         self.engine.reset(games, self.streams)
-        self._play_others(games)
+        self._play(None, games)
 
-    def _play_others(self, games: np.ndarray) -> None:
-        """The random seats play, all games at once, until the learner is asked or the game ends."""
+    def _play(self, actions: np.ndarray | None, games: np.ndarray) -> None:
+        """The learner's actions (None for games just dealt), then the random seats play, all games at once,
+        until the learner is asked or the game ends; an engine that offers `advance(actions, games, seat,
+        streams)` does it all itself."""
         engine = self.engine
+        advance = getattr(engine, "advance", None)
+        if advance is not None:
+            advance(actions, games, self.seat, self.streams)
+            return
+        if actions is not None:
+            engine.step(actions, games, self.streams)
         while len(games):
             to_act = engine.players_to_act(games)
             games = games[(to_act != self.seat) & (to_act >= 0)]  # a game leaves the loop for good

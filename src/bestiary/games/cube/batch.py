@@ -22,11 +22,13 @@ defaults (the starter deck, reactions, no Grandma's Rules, response windows open
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol, TypeGuard
 
 import numpy as np
 
 from bestiary.core.chance import ShuffleSource
+from bestiary.core.compiled import compiled
 from bestiary.core.tensors import layout_offsets
 from bestiary.games.cube import flow, rules, tensor
 from bestiary.games.cube.actions import Attach, Attack, ChangeGuard, EndTurn, Pass, Play, React, Target, UsePower
@@ -91,6 +93,56 @@ class Draws(Protocol):
         ...
 
 
+class CounterStreams(Draws, Protocol):
+    """Draws kept as rl.batched.Streams keeps them (per game: the key, the blocks of 32 made, the block made last
+    and the draws taken from it), which the compiled kernel reads and advances itself."""
+
+    keys: np.ndarray
+    blocks_made: np.ndarray
+    numbers: np.ndarray
+    used: np.ndarray
+
+
+def counts_itself(streams: Draws) -> TypeGuard[CounterStreams]:
+    """Whether the kernel can draw from `streams` itself (a look at two attributes: isinstance against a
+    protocol costs more than a batch step)."""
+    return hasattr(streams, "numbers") and hasattr(streams, "blocks_made")
+
+
+# The compiled twin (games/cube/_batch.c): the arrays and numbers it is handed, in its order.
+KERNEL = "bestiary.games.cube._batch"
+KERNEL_ARRAYS = (
+    "ctype", "attack", "health", "bonus", "is_weapon", "card_effect", "card_power", "keyword", "amount", "target",
+    "upgrade_kind", "chosen", "effect_test", "reactions", "reaction_window", "reaction_keyword", "reaction_target",
+    "play_index", "upgrades", "attach_index", "react_index", "power_index", "guard_index", "action_card",
+    "action_spot", "action_player", "action_target_spot", "action_attacker_spot", "action_handler", "played_cards",
+    "played_tests", "place_columns", "card_cells",
+    "phase", "turn", "current", "first", "deck", "deck_count", "place", "discarded_at", "discard_clock",
+    "discard_count", "field", "field_count", "hand_count", "victory_count", "damage", "weapon", "armor", "used",
+    "limits", "out", "done", "boost", "attack_any", "pending", "pending_kind", "pending_target", "cancelled",
+    "attacker", "defender", "prevented", "reduce", "window", "asked", "last_roll", "winners")
+OBSERVATION_FIELDS = ("phase", "progress", "seat_roles", "seat_counts", "turn_parts", "boost", "attack", "pending",
+                      "window", "last_roll", "card_places", "creature_stats")
+KERNEL_CODES = {
+    "max_spots": MAX_SPOTS, "placed_at_setup": flow.PLACED_AT_SETUP,
+    "phases": (FIRST_PLAYER, PLACE, MAIN, TARGET, RESPOND, ROLL, OVER),
+    "windows": (ATTACK_WINDOW, ACTION_WINDOW, POWER_WINDOW), "pending_kinds": (ACTION_KIND, POWER_KIND),
+    "did": (DID_CREATURE, DID_ACTION, DID_UPGRADE, DID_POWER, DID_GUARD), "terminal": TERMINAL_PLAYER,
+    "card_types": (CREATURE, UPGRADE, ACTION, REACTION), "double": DOUBLE, "miss": MISS,
+    "face_adds": tuple(FACE_ADDS.tolist()), "keywords": len(KEYWORDS), "targets": len(TARGETS),
+    "tests": len(PLAYABLE_TESTS), "handlers": PASS + HANDLER_OFFSET + 1, "block": 32}
+
+
+def kernel() -> ModuleType | None:
+    """The compiled kernel where it was built (core/compiled.py); a clear error where it was built from other
+    rules' codes than these (a stale build)."""
+    module = compiled(KERNEL)
+    if module is not None and module.CODES != KERNEL_CODES:
+        raise RuntimeError(f"{KERNEL} was built for other codes than batch.py's ({module.CODES} against "
+                           f"{KERNEL_CODES}); rebuild it (pip install -e .)")
+    return module
+
+
 def check_options(game: CubeCreatures) -> None:
     """The batched engine plays the options in SUPPORTED; the others must keep their defaults."""
     options = game.options
@@ -110,7 +162,8 @@ class CubeBatch:
     against `legal_mask()`) for the seat to act, then rolls the attack die if the action led to it.
     `current_player`, `observation(viewers)`, `legal_mask()` and `returns()` read every game at once."""
 
-    def __init__(self, game: CubeCreatures, num_games: int) -> None:
+    def __init__(self, game: CubeCreatures, num_games: int, compiled_kernel: bool = True) -> None:
+        """`compiled_kernel=False` plays the numpy engine even where the compiled kernel was built."""
         check_options(game)
         self.game = game
         self.num_games = num_games
@@ -194,6 +247,19 @@ class CubeBatch:
         self._spots = np.arange(MAX_SPOTS)
         # The other seats in turn order after each seat (CUBE-17).
         self.seats_after = (np.arange(players)[:, None] + 1 + np.arange(players - 1)) % players
+        self._kernel = kernel() if compiled_kernel else None
+        self._kernel_arrays = tuple(getattr(self, name) for name in KERNEL_ARRAYS)
+        self._kernel_ints = np.array([
+            num_games, players, cards, self.num_actions, self.win_at, self.turn_limit, self.hand_size,
+            game.powers_in_play, len(self.keyword), len(self.reactions), len(self.upgrades), len(self.played_cards),
+            len(self.creatures), self.attack_index.min(), self.target_index.min(), self.end_turn_index,
+            self.pass_index, self.size, self.under_way, *(self.at[name] for name in OBSERVATION_FIELDS),
+            self.stats_width], np.int64)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the compiled kernel plays these games (else the numpy engine)."""
+        return self._kernel is not None
 
     # -- tables worked out once ------------------------------------------------------------------
     def _effect_tables(self, game: CubeCreatures) -> None:
@@ -471,6 +537,10 @@ class CubeBatch:
         """(N, actions) booleans: the current player's legal actions (none once a game is over); with
         `games` (indices), the rows of those games only."""
         games = self._rows if games is None else games
+        if self._kernel is not None:
+            out = np.empty((len(games), self.num_actions), bool)
+            self._kernel.legal_mask(self._kernel_ints, self._kernel_arrays, np.ascontiguousarray(games, np.int64), out)
+            return out
         mask = np.zeros((len(games), self.num_actions), bool)
         phase = self.phase[games]
         for which in np.flatnonzero(np.bincount(phase, minlength=len(tensor.PHASES))).tolist():
@@ -589,6 +659,11 @@ class CubeBatch:
     def observation(self, viewers: np.ndarray) -> np.ndarray:
         """(N, D) float32: each game's observation tensor for its seat in `viewers`, the numbers
         `CubeState.observation_tensor` gives (games/cube/tensor.py)."""
+        if self._kernel is not None:
+            observed = np.empty((self.num_games, self.size), np.float32)
+            self._kernel.observation(self._kernel_ints, self._kernel_arrays, np.ascontiguousarray(viewers, np.int64),
+                                     observed)
+            return observed
         n, players, at, none = self.num_games, self.players, self.at, self.none
         rows = self._rows
         out = np.zeros((n, self.size), np.float32)
@@ -664,6 +739,11 @@ class CubeBatch:
     # -- playing ---------------------------------------------------------------------------------
     def step(self, actions: np.ndarray, games: np.ndarray, streams: Draws) -> None:
         """Apply `actions[g]` in each game g of `games` (indices), then roll the die where that leads to it."""
+        if self._kernel is not None and counts_itself(streams):
+            self._kernel.advance(self._kernel_ints, self._kernel_arrays, self, streams,
+                                 np.ascontiguousarray(actions, np.int64), np.ascontiguousarray(games, np.int64), -1,
+                                 False)
+            return
         chosen = actions[games]
         player = self.players_to_act(games)
         card = self.action_card[chosen]
@@ -676,6 +756,27 @@ class CubeBatch:
         rolling = games[self.phase[games] == ROLL]
         if len(rolling):
             self._roll_attack(rolling, streams.draw(rolling, np.full(len(rolling), len(rules.DIE_FACES))))
+
+    def advance(self, actions: np.ndarray | None, games: np.ndarray, seat: int, streams: Draws) -> None:
+        """`step` (where `actions` is given: None for games just dealt), then the seats other than `seat` play
+        uniformly random legal actions (the k-th legal index for a drawn k), all from the games' streams, until
+        `seat` is asked or the game ends. The compiled kernel does it all in one call, game by game."""
+        if self._kernel is not None and counts_itself(streams):
+            self._kernel.advance(self._kernel_ints, self._kernel_arrays, self, streams,
+                                 None if actions is None else np.ascontiguousarray(actions, np.int64),
+                                 np.ascontiguousarray(games, np.int64), seat, True)
+            return
+        if actions is not None:
+            self.step(actions, games, streams)
+        chosen = np.zeros(self.num_games, np.int64)
+        while len(games):
+            to_act = self.players_to_act(games)
+            games = games[(to_act != seat) & (to_act >= 0)]  # a game leaves the loop for good
+            if len(games):
+                legal = self.legal_mask(games)
+                picks = streams.draw(games, legal.sum(axis=1))
+                chosen[games] = (np.cumsum(legal, axis=1) <= picks[:, None]).sum(axis=1)
+                self.step(chosen, games, streams)
 
     def _to_discard(self, games: np.ndarray, cards: np.ndarray) -> None:
         """Cards onto the discard pile, in the order listed (one card per game)."""
