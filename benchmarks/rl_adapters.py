@@ -355,6 +355,15 @@ def shown(value: float | None, digits: int = 0) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f}"
 
 
+def numpy_twin_loop(game: Game, n: int) -> dict[tuple[str, str], Callable[[float], float]]:
+    """For a batched engine with a compiled kernel (`engine.compiled`), the same environment on its numpy twin."""
+    env = BatchedVectorEnv(game, num_envs=n)
+    if not getattr(env.engine, "compiled", False):
+        return {}
+    env.engine = type(env.engine)(env.game, n, compiled_kernel=False)  # type: ignore[call-arg]
+    return {("BatchedVectorEnv, numpy twin", str(n)): VectorLoop(env, num_envs=n)}
+
+
 def batched_table(seconds: float, names: Sequence[str], n: int = BATCH) -> Table:
     """Per game with a batched engine, every environment's learner steps/s, OpenSpiel's C++ games beside."""
     table = Table(title=f"Steps/s, two players, random opponents, {n} games per vector environment "
@@ -370,6 +379,7 @@ def batched_table(seconds: float, names: Sequence[str], n: int = BATCH) -> Table
             ("BestiaryVectorEnv", str(n)): VectorLoop(BestiaryVectorEnv(game, num_envs=n),
                                                    num_envs=n),
             ("BatchedVectorEnv", str(n)): VectorLoop(BatchedVectorEnv(game, num_envs=n), num_envs=n),
+            **numpy_twin_loop(game, n),
             **{(f"OpenSpiel {spiel} (C++ via pyspiel)", "1"): partial(spiel_rate, game=pyspiel.load_game(spiel))
                for spiel in ("connect_four", "hearts")}}
         rates = fastest_rates(seconds, loops)  # type: ignore[arg-type]

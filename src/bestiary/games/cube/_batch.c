@@ -19,6 +19,7 @@
 /* The codes batch.py uses (CODES below lets it check that they agree). */
 #define MAX_SPOTS 5
 #define PLACED_AT_SETUP 2
+#define BATTLEFIELD_LIMIT 3
 enum { FIRST_PLAYER, PLACE, MAIN, TARGET, RESPOND, ROLL, OVER };
 enum { ATTACK_WINDOW, ACTION_WINDOW, POWER_WINDOW };
 #define NO_WINDOW (-1)
@@ -892,6 +893,32 @@ static void step(Cube *k, i64 g, i64 action) {
     if (k->phase[g] == ROLL) roll_attack(k, g, draw(k, g, DIE_FACES));
 }
 
+/* CubeBatch.reset after the deal: every other part of the state as at the start, then CUBE-17, the first
+ * player (`first` < 0: drawn from the game's stream), and CUBE-16, placement in turn order */
+static void start_game(Cube *k, i64 g, i64 first) {
+    i64 P = k->P, C1 = k->C + 1, none = k->none;
+    k->discard_count[g] = k->discard_clock[g] = 0;
+    for (i64 i = 0; i < P * MAX_SPOTS; i++) k->field[g * P * MAX_SPOTS + i] = none;
+    for (i64 s = 0; s < P; s++) {
+        SEAT(field_count, g, s) = SEAT(victory_count, g, s) = 0;
+        SEAT(limits, g, s) = BATTLEFIELD_LIMIT;
+        SEAT(out, g, s) = SEAT(asked, g, s) = SEAT(winners, g, s) = 0;
+    }
+    for (i64 c = 0; c < C1; c++) {
+        k->damage[g * C1 + c] = 0;
+        k->weapon[g * C1 + c] = k->armor[g * C1 + c] = none;
+        k->used[g * C1 + c] = 0;
+    }
+    k->turn[g] = k->done[g] = k->boost[g] = k->pending_kind[g] = k->reduce[g] = 0;
+    k->attack_any[g] = k->cancelled[g] = k->prevented[g] = 0;
+    k->pending[g] = k->pending_target[g] = k->attacker[g] = k->defender[g] = none;
+    k->window[g] = NO_WINDOW;
+    k->last_roll[g] = -1;
+    k->phase[g] = FIRST_PLAYER;
+    k->first[g] = k->current[g] = first < 0 ? draw(k, g, P) : first;
+    begin_placement(k, g, k->first[g]);
+}
+
 static PyObject *int64_array(PyObject *obj, Py_buffer *v, const char *name) {
     if (PyObject_GetBuffer(obj, v, PyBUF_C_CONTIGUOUS) < 0) return NULL;
     if (v->itemsize != 8) {
@@ -975,6 +1002,40 @@ static PyObject *advance(PyObject *module, PyObject *const *args, Py_ssize_t nar
     release(&k);
     Py_XINCREF(result);
     return result;
+}
+
+/* start(ints, arrays, engine, streams, games, first): start_game in each game of `games`, just dealt */
+static PyObject *start(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "start(ints, arrays, engine, streams, games, first)");
+        return NULL;
+    }
+    Cube k;
+    if (load(&k, args[0], args[1], args[2]) < 0) return NULL;
+    Py_buffer games_view;
+    i64 first = PyLong_AsLongLong(args[5]);
+    if ((first == -1 && PyErr_Occurred()) || load_streams(&k, args[3]) < 0 ||
+        int64_array(args[4], &games_view, "games") == NULL) {
+        release(&k);
+        return NULL;
+    }
+    k.views[k.viewed++] = games_view;
+    const i64 *games = games_view.buf;
+    Py_ssize_t count = games_view.len / 8;
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (games[i] < 0 || games[i] >= k.n || first >= k.P) {
+            PyErr_Format(PyExc_IndexError, "cube kernel: no game %lld or no seat %lld", (long long)games[i],
+                         (long long)first);
+            release(&k);
+            return NULL;
+        }
+    if (setjmp(k.failed)) {
+        release(&k);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) start_game(&k, games[i], first);
+    release(&k);
+    Py_RETURN_NONE;
 }
 
 /* legal_mask(ints, arrays, games, out): out[i] = the legal actions in game games[i] (out: bool (len, A)) */
@@ -1113,6 +1174,8 @@ static PyMethodDef methods[] = {
     {"advance", (PyCFunction)(void (*)(void))advance, METH_FASTCALL,
      "advance(ints, arrays, engine, streams, actions, games, seat, others): each game's action, then the other "
      "seats' random play until `seat` is asked"},
+    {"start", (PyCFunction)(void (*)(void))start, METH_FASTCALL,
+     "start(ints, arrays, engine, streams, games, first): games just dealt, to their first decision"},
     {"legal_mask", (PyCFunction)(void (*)(void))legal_mask, METH_FASTCALL,
      "legal_mask(ints, arrays, games, out): the legal actions of the seat to act in each game of games"},
     {"observation", (PyCFunction)(void (*)(void))observation, METH_FASTCALL,
@@ -1128,8 +1191,8 @@ PyMODINIT_FUNC PyInit__batch(void) {
     if (m == NULL) return NULL;
     /* the codes the kernel was written with, for batch.py to check against its own */
     PyObject *codes = Py_BuildValue(
-        "{s:i,s:i,s:(iiiiiii),s:(iii),s:(ii),s:(iiiii),s:i,s:(iiii),s:i,s:i,s:(iiiiii),s:i,s:i,s:i,s:i,s:i}",
-        "max_spots", MAX_SPOTS, "placed_at_setup", PLACED_AT_SETUP, "phases", FIRST_PLAYER, PLACE, MAIN, TARGET,
+        "{s:i,s:i,s:i,s:(iiiiiii),s:(iii),s:(ii),s:(iiiii),s:i,s:(iiii),s:i,s:i,s:(iiiiii),s:i,s:i,s:i,s:i,s:i}",
+        "max_spots", MAX_SPOTS, "placed_at_setup", PLACED_AT_SETUP, "battlefield_limit", BATTLEFIELD_LIMIT, "phases", FIRST_PLAYER, PLACE, MAIN, TARGET,
         RESPOND, ROLL, OVER, "windows", ATTACK_WINDOW, ACTION_WINDOW, POWER_WINDOW, "pending_kinds", ACTION_KIND,
         POWER_KIND, "did", DID_CREATURE, DID_ACTION, DID_UPGRADE, DID_POWER, DID_GUARD, "terminal", TERMINAL_PLAYER,
         "card_types", CREATURE, UPGRADE, ACTION, REACTION, "double", DOUBLE, "miss", MISS, "face_adds",

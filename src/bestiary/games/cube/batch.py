@@ -124,7 +124,7 @@ KERNEL_ARRAYS = (
 OBSERVATION_FIELDS = ("phase", "progress", "seat_roles", "seat_counts", "turn_parts", "boost", "attack", "pending",
                       "window", "last_roll", "card_places", "creature_stats")
 KERNEL_CODES = {
-    "max_spots": MAX_SPOTS, "placed_at_setup": flow.PLACED_AT_SETUP,
+    "max_spots": MAX_SPOTS, "placed_at_setup": flow.PLACED_AT_SETUP, "battlefield_limit": rules.BATTLEFIELD_LIMIT,
     "phases": (FIRST_PLAYER, PLACE, MAIN, TARGET, RESPOND, ROLL, OVER),
     "windows": (ATTACK_WINDOW, ACTION_WINDOW, POWER_WINDOW), "pending_kinds": (ACTION_KIND, POWER_KIND),
     "did": (DID_CREATURE, DID_ACTION, DID_UPGRADE, DID_POWER, DID_GUARD), "terminal": TERMINAL_PLAYER,
@@ -384,6 +384,11 @@ class CubeBatch:
             for seat, hand in enumerate(dealt.hands):
                 self.place[row, hand] = self.HAND + seat
                 self.hand_count[row, seat] = len(hand)
+        if self._kernel is not None and counts_itself(streams):
+            first = -1 if self.first_player == "random" else int(self.first_player)
+            self._kernel.start(self._kernel_ints, self._kernel_arrays, self, streams,
+                               np.ascontiguousarray(games, np.int64), first)
+            return
         self.discard_count[games] = 0
         self.discard_clock[games] = 0
         self.field[games] = none
