@@ -7,10 +7,12 @@
 
 A batched engine (`games/<game>/batch.py`, listed in BATCH_ENGINES) holds N games' state as arrays and
 advances all of them with a fixed number of numpy operations, so a step's cost grows with N far slower than
-N games stepped one by one. The learner plays `seat`; the other seats play uniformly random legal actions,
-chosen for all games at once. Randomness (chance and the random seats) comes from `Streams`: game i draws
-from its own counter-based stream keyed by its seed, so a game's trajectory depends on its seed alone,
-whatever N is and whichever other games share the batch. Games that end are dealt again at the next step
+N games stepped one by one (Cube Creatures' engine has a compiled kernel as well, which plays each game from
+the learner's action to its next decision in one call: `engine.advance`). The learner plays `seat`; the
+other seats play uniformly random legal actions, chosen for all games at once. Randomness (chance and the
+random seats) comes from `Streams`: game i draws from its own counter-based stream keyed by its seed, so a
+game's trajectory depends on its seed alone, whatever N is and whichever other games share the batch. Games
+that end are dealt again at the next step
 (Gymnasium's next-step autoreset: that step's action for them is ignored and its reward is 0).
 
 `gymnasium.make_vec("bestiary/<game>-v0", num_envs=N, vectorization_mode="vector_entry_point")` makes one

@@ -16,6 +16,11 @@ chance node as `CubeState.chance_outcomes` lists them; a game's shuffle seed is 
 `tests/rl/test_batched_cube.py` checks, step by step on random games, that the batch gives the scalar
 engine's observation tensors, legal actions and returns.
 
+Where it was built, a compiled kernel (`_batch.c`, the twin of this numpy engine over the same arrays) plays
+the batch instead, game by game: `advance` takes each game from the learner's action to its next decision in
+one call, and fills the masks and observations; the shuffles stay here (it calls `_shuffled`). The tests play
+both twins against the scalar engine.
+
 Options: players, first_player, win_at and turn_limit as the scalar game takes them; the others at their
 defaults (the starter deck, reactions, no Grandma's Rules, response windows open to every card holder).
 """
