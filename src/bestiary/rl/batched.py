@@ -12,8 +12,8 @@ the learner's action to its next decision in one call: `engine.advance`). The le
 other seats play uniformly random legal actions, chosen for all games at once. Randomness (chance and the
 random seats) comes from `Streams`: game i draws from its own counter-based stream keyed by its seed, so a
 game's trajectory depends on its seed alone, whatever N is and whichever other games share the batch. Games
-that end are dealt again at the next step
-(Gymnasium's next-step autoreset: that step's action for them is ignored and its reward is 0).
+that end are dealt again at the next step (Gymnasium's next-step autoreset: that step's action for them is
+ignored and its reward is 0).
 
 `gymnasium.make_vec("bestiary/<game>-v0", num_envs=N, vectorization_mode="vector_entry_point")` makes one
 for a game with a batched engine and random opponents, and `bestiary.rl.vector.BestiaryVectorEnv` (the
