@@ -87,7 +87,7 @@ typedef struct {
     i64 DECK, DISCARD, HAND, FIELD, VICTORY;
     PyObject *engine; /* for the shuffles */
     jmp_buf failed;   /* a shuffle's Python call failed: the error is set */
-    Py_buffer views[ARRAYS + 5];
+    Py_buffer views[ARRAYS + 8]; /* the arrays, the streams' four, a call's own */
     int viewed;
 } Cube;
 
@@ -456,7 +456,14 @@ static void next_turn(Cube *k, i64 g);
 static void shuffled(Cube *k, i64 g, i64 *cards, i64 count) {
     PyObject *listed = PyList_New(count);
     if (listed == NULL) longjmp(k->failed, 1);
-    for (i64 i = 0; i < count; i++) PyList_SET_ITEM(listed, i, PyLong_FromLongLong(cards[i]));
+    for (i64 i = 0; i < count; i++) {
+        PyObject *card = PyLong_FromLongLong(cards[i]);
+        if (card == NULL) {
+            Py_DECREF(listed);
+            longjmp(k->failed, 1);
+        }
+        PyList_SET_ITEM(listed, i, card);
+    }
     PyObject *order = PyObject_CallMethod(k->engine, "_shuffled", "LO", (long long)g, listed);
     Py_DECREF(listed);
     if (order == NULL) longjmp(k->failed, 1);
