@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import bestiary
 from bestiary.core.api import State
+from bestiary.core.chance import ShuffleSource
 from tests.rl.games import RL_EXTRA
 
 pytest.importorskip("gymnasium", reason=RL_EXTRA)
@@ -213,6 +214,18 @@ def test_make_vec_gives_the_batched_engine_for_random_opponents() -> None:
 def test_options_the_batch_does_not_play_get_a_clear_error(option: dict[str, object]) -> None:
     with pytest.raises(ValueError, match=f"{next(iter(option))}=.*BestiaryVectorEnv plays every option"):
         BatchedVectorEnv("cube-creatures", num_envs=2, **option)
+
+
+@pytest.mark.skipif(not BUILT, reason="the kernel was not built")
+@settings(max_examples=100, deadline=None)
+@given(seed=st.one_of(st.integers(0, 99), st.integers(0, 2**53 - 1)), number=st.integers(0, 40),
+       size=st.integers(0, 130))
+def test_the_kernels_shuffles_are_the_scalar_engines(seed: int, number: int, size: int) -> None:
+    # CUBE-15, CUBE-18, CUBE-25, CUBE-52: the n-th shuffle of a game with seed s, as ShuffleSource makes it.
+    compiled = kernel()
+    assert compiled is not None
+    cards = list(range(size))
+    assert compiled.shuffled(seed, number, cards) == ShuffleSource(seed, number).shuffled(cards)
 
 
 @pytest.mark.skipif(not BUILT, reason="the kernel was not built")

@@ -5,14 +5,14 @@
  * instead of rule by rule: `advance` applies each listed game's action and then, where asked, plays the other
  * seats (uniformly random legal actions) and the attack die from the game's own counter-based stream
  * (rl/batched.py, Streams) until the learner's seat is asked or the game ends; `legal_mask` and `observation`
- * read every listed game. Shuffles (CUBE-25, CUBE-52: a few times a game) call back into Python
- * (CubeBatch._shuffled), so that they stay the scalar engine's own. tests/rl/test_batched_cube.py plays this
+ * read every listed game; `start` deals new games (CUBE-15, CUBE-18) and takes them to their first decision.
+ * Every shuffle is the scalar engine's own (ShuffleSource's Mersenne Twister orders, below), seeded as the
+ * numpy engine seeds it from the game's stream. tests/rl/test_batched_cube.py plays this
  * kernel, the numpy engine and the scalar engine side by side. Rule ids are those of
  * docs/rules/cube-creatures.md.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -51,16 +51,18 @@ enum { T_CTYPE, T_ATTACK, T_HEALTH, T_BONUS, T_IS_WEAPON, T_CARD_EFFECT, T_CARD_
        T_UPGRADE_KIND, T_CHOSEN, T_EFFECT_TEST, T_REACTIONS, T_REACTION_WINDOW, T_REACTION_KEYWORD,
        T_REACTION_TARGET, T_PLAY_INDEX, T_UPGRADES, T_ATTACH_INDEX, T_REACT_INDEX, T_POWER_INDEX, T_GUARD_INDEX,
        T_ACTION_CARD, T_ACTION_SPOT, T_ACTION_PLAYER, T_ACTION_TARGET_SPOT, T_ACTION_ATTACKER_SPOT,
-       T_ACTION_HANDLER, T_PLAYED_CARDS, T_PLAYED_TESTS, T_PLACE_COLUMNS, T_CARD_CELLS,
+       T_ACTION_HANDLER, T_PLAYED_CARDS, T_PLAYED_TESTS, T_PLACE_COLUMNS, T_CARD_CELLS, T_IN_PLAY,
        S_PHASE, S_TURN, S_CURRENT, S_FIRST, S_DECK, S_DECK_COUNT, S_PLACE, S_DISCARDED_AT, S_DISCARD_CLOCK,
        S_DISCARD_COUNT, S_FIELD, S_FIELD_COUNT, S_HAND_COUNT, S_VICTORY_COUNT, S_DAMAGE, S_WEAPON, S_ARMOR, S_USED,
        S_LIMITS, S_OUT, S_DONE, S_BOOST, S_ATTACK_ANY, S_PENDING, S_PENDING_KIND, S_PENDING_TARGET, S_CANCELLED,
-       S_ATTACKER, S_DEFENDER, S_PREVENTED, S_REDUCE, S_WINDOW, S_ASKED, S_LAST_ROLL, S_WINNERS, ARRAYS };
+       S_ATTACKER, S_DEFENDER, S_PREVENTED, S_REDUCE, S_WINDOW, S_ASKED, S_LAST_ROLL, S_WINNERS, S_SHUFFLE_SEED,
+       S_SHUFFLE_COUNT, ARRAYS };
 /* batch.KERNEL_INTS, in order */
 enum { I_GAMES, I_PLAYERS, I_CARDS, I_ACTIONS, I_WIN_AT, I_TURN_LIMIT, I_HAND_SIZE, I_POWERS_IN_PLAY, I_EFFECTS,
        I_REACTIONS, I_UPGRADES, I_PLAYED, I_CREATURES, I_ATTACK_START, I_TARGET_START, I_END_TURN, I_PASS, I_SIZE,
        I_UNDER_WAY, I_AT_PHASE, I_AT_PROGRESS, I_AT_ROLES, I_AT_COUNTS, I_AT_TURN_PARTS, I_AT_BOOST, I_AT_ATTACK,
-       I_AT_PENDING, I_AT_WINDOW, I_AT_LAST_ROLL, I_AT_CARD_PLACES, I_AT_STATS, I_STATS_WIDTH, INTS };
+       I_AT_PENDING, I_AT_WINDOW, I_AT_LAST_ROLL, I_AT_CARD_PLACES, I_AT_STATS, I_STATS_WIDTH, I_IN_PLAY,
+       I_MAX_REDRAWS, INTS };
 
 typedef int64_t i64;
 typedef uint8_t flag;
@@ -73,20 +75,19 @@ typedef struct {
         *effect_test, *reaction_cards, *reaction_window, *reaction_keyword, *reaction_target, *play_index,
         *upgrade_cards, *attach_index, *react_index, *power_index, *guard_index, *action_card, *action_spot,
         *action_player, *action_target_spot, *action_attacker_spot, *action_handler, *played_cards, *played_tests,
-        *place_columns, *card_cells;
+        *place_columns, *card_cells, *in_play;
     flag *is_weapon, *chosen;
     /* state */
     i64 *phase, *turn, *current, *first, *deck, *deck_count, *place, *discarded_at, *discard_clock, *discard_count,
         *field, *field_count, *hand_count, *victory_count, *damage, *weapon, *armor, *limits, *done, *boost, *pending,
-        *pending_kind, *pending_target, *attacker, *defender, *reduce, *window, *last_roll;
+        *pending_kind, *pending_target, *attacker, *defender, *reduce, *window, *last_roll, *shuffle_seed,
+        *shuffle_count;
     flag *used, *out, *attack_any, *cancelled, *prevented, *asked, *winners;
     /* the random streams (Streams' arrays) */
     uint64_t *keys, *blocks_made, *numbers;
     i64 *stream_used;
     /* the places: the deck, the discard pile, then each seat's hand, battlefield and victory pile */
     i64 DECK, DISCARD, HAND, FIELD, VICTORY;
-    PyObject *engine; /* for the shuffles */
-    jmp_buf failed;   /* a shuffle's Python call failed: the error is set */
     Py_buffer views[ARRAYS + 8]; /* the arrays, the streams' four, a call's own */
     int viewed;
 } Cube;
@@ -110,9 +111,8 @@ static void *view(Cube *k, PyObject *obj, const char *name, Py_ssize_t count, Py
     return v->buf;
 }
 
-static int load(Cube *k, PyObject *ints_obj, PyObject *arrays, PyObject *engine) {
+static int load(Cube *k, PyObject *ints_obj, PyObject *arrays) {
     k->viewed = 0;
-    k->engine = engine;
     Py_buffer iv;
     if (PyObject_GetBuffer(ints_obj, &iv, PyBUF_C_CONTIGUOUS) < 0) return -1;
     if (iv.itemsize != 8 || iv.len != INTS * 8) {
@@ -135,7 +135,8 @@ static int load(Cube *k, PyObject *ints_obj, PyObject *arrays, PyObject *engine)
         PyErr_Format(PyExc_ValueError, "cube kernel: the arrays must be a tuple of %d", ARRAYS);
         return -1;
     }
-    if (k->P < 2 || k->P > MAX_PLAYERS || k->C < 1 || k->C > MAX_CARDS || k->A < 1 || k->A > MAX_CARDS) {
+    if (k->P < 2 || k->P > MAX_PLAYERS || k->C < 1 || k->C > MAX_CARDS || k->A < 1 || k->A > MAX_CARDS ||
+        at[I_IN_PLAY] < 0 || at[I_IN_PLAY] > k->C) {
         PyErr_Format(PyExc_ValueError, "cube kernel: 2 to %d players, 1 to %d cards and actions", MAX_PLAYERS,
                      MAX_CARDS);
         return -1;
@@ -166,7 +167,7 @@ static int load(Cube *k, PyObject *ints_obj, PyObject *arrays, PyObject *engine)
         {T_PLAYED_CARDS, (void **)&k->played_cards, k->played, 8},
         {T_PLAYED_TESTS, (void **)&k->played_tests, k->played, 8},
         {T_PLACE_COLUMNS, (void **)&k->place_columns, P * k->places, 8},
-        {T_CARD_CELLS, (void **)&k->card_cells, k->C, 8},
+        {T_CARD_CELLS, (void **)&k->card_cells, k->C, 8}, {T_IN_PLAY, (void **)&k->in_play, at[I_IN_PLAY], 8},
         {S_PHASE, (void **)&k->phase, n, 8}, {S_TURN, (void **)&k->turn, n, 8},
         {S_CURRENT, (void **)&k->current, n, 8}, {S_FIRST, (void **)&k->first, n, 8},
         {S_DECK, (void **)&k->deck, n * k->C, 8}, {S_DECK_COUNT, (void **)&k->deck_count, n, 8},
@@ -184,7 +185,8 @@ static int load(Cube *k, PyObject *ints_obj, PyObject *arrays, PyObject *engine)
         {S_DEFENDER, (void **)&k->defender, n, 8}, {S_PREVENTED, (void **)&k->prevented, n, 1},
         {S_REDUCE, (void **)&k->reduce, n, 8}, {S_WINDOW, (void **)&k->window, n, 8},
         {S_ASKED, (void **)&k->asked, n * P, 1}, {S_LAST_ROLL, (void **)&k->last_roll, n, 8},
-        {S_WINNERS, (void **)&k->winners, n * P, 1},
+        {S_WINNERS, (void **)&k->winners, n * P, 1}, {S_SHUFFLE_SEED, (void **)&k->shuffle_seed, n, 8},
+        {S_SHUFFLE_COUNT, (void **)&k->shuffle_count, n, 8},
     };
     for (size_t i = 0; i < sizeof(spec) / sizeof(spec[0]); i++) {
         char name[32];
@@ -234,6 +236,154 @@ static uint64_t seed_bits(Cube *k, i64 g) {
 
 /* Streams.draw for one game: a number from 0 to count − 1 */
 static inline i64 draw(Cube *k, i64 g, i64 count) { return (i64)((seed_bits(k, g) * (uint64_t)count) >> 53); }
+
+
+/* -- the scalar engine's shuffle ------------------------------------------------------------------------------
+ * core/chance.py, ShuffleSource: the n-th shuffle of a game with seed s is CPython's random.Random seeded with
+ * the text "bestiary-shuffle/s/n" (the text's bytes and their SHA-512 read as one big-endian integer, whose
+ * 32-bit words, least significant first, seed the Mersenne Twister by init_by_array), then random.shuffle:
+ * for i from the last index down to 1, swap with j = a number below i + 1 (the top bits of the next 32-bit
+ * output, redrawn while too large). tests/rl/test_batched_cube.py compares it with ShuffleSource. */
+static const uint64_t SHA_K[80] = {
+    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
+    0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
+    0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
+    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
+    0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
+    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
+    0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
+    0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
+    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
+    0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
+    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
+    0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
+    0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
+    0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
+    0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
+    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
+    0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL};
+static const uint64_t SHA_H[8] = {
+    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+    0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+
+static inline uint64_t rotr64(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+
+static void sha512(const uint8_t *message, size_t length, uint8_t digest[64]) {
+    uint64_t h[8];
+    memcpy(h, SHA_H, sizeof(h));
+    size_t padded = ((length + 16) / 128 + 1) * 128;
+    uint8_t block[128];
+    for (size_t at = 0; at < padded; at += 128) {
+        for (size_t i = 0; i < 128; i++) {
+            size_t n = at + i;
+            block[i] = n < length ? message[n] : n == length ? 0x80 : 0;
+        }
+        if (at + 128 == padded) /* the length in bits, in the last 16 bytes (it fits in 8) */
+            for (int i = 0; i < 8; i++) block[127 - i] = (uint8_t)(((uint64_t)length * 8) >> (8 * i));
+        uint64_t w[80];
+        for (int i = 0; i < 16; i++) {
+            w[i] = 0;
+            for (int b = 0; b < 8; b++) w[i] = (w[i] << 8) | block[i * 8 + b];
+        }
+        for (int i = 16; i < 80; i++) {
+            uint64_t s0 = rotr64(w[i - 15], 1) ^ rotr64(w[i - 15], 8) ^ (w[i - 15] >> 7);
+            uint64_t s1 = rotr64(w[i - 2], 19) ^ rotr64(w[i - 2], 61) ^ (w[i - 2] >> 6);
+            w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+        }
+        uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+        for (int i = 0; i < 80; i++) {
+            uint64_t t1 = hh + (rotr64(e, 14) ^ rotr64(e, 18) ^ rotr64(e, 41)) + ((e & f) ^ (~e & g)) + SHA_K[i] + w[i];
+            uint64_t t2 = (rotr64(a, 28) ^ rotr64(a, 34) ^ rotr64(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
+            hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+        }
+        h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+    }
+    for (int i = 0; i < 8; i++)
+        for (int b = 0; b < 8; b++) digest[i * 8 + b] = (uint8_t)(h[i] >> (56 - 8 * b));
+}
+
+#define MT_N 624
+#define MT_M 397
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;
+} Twister;
+
+static void twister_seed(Twister *t, const uint32_t *key, int keys) {
+    uint32_t *mt = t->mt;
+    mt[0] = 19650218U;
+    for (int i = 1; i < MT_N; i++) mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    int i = 1, j = 0;
+    for (int k = MT_N > keys ? MT_N : keys; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++, j++;
+        if (i >= MT_N) mt[0] = mt[MT_N - 1], i = 1;
+        if (j >= keys) j = 0;
+    }
+    for (int k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) mt[0] = mt[MT_N - 1], i = 1;
+    }
+    mt[0] = 0x80000000U;
+    t->index = MT_N;
+}
+
+static uint32_t twister_next(Twister *t) {
+    uint32_t *mt = t->mt, y;
+    if (t->index >= MT_N) {
+        int k;
+        for (k = 0; k < MT_N - MT_M; k++) {
+            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
+            mt[k] = mt[k + MT_M] ^ (y >> 1) ^ (y & 1 ? 0x9908b0dfU : 0);
+        }
+        for (; k < MT_N - 1; k++) {
+            y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
+            mt[k] = mt[k + (MT_M - MT_N)] ^ (y >> 1) ^ (y & 1 ? 0x9908b0dfU : 0);
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (y & 1 ? 0x9908b0dfU : 0);
+        t->index = 0;
+    }
+    y = mt[t->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    return y ^ (y >> 18);
+}
+
+/* ShuffleSource(seed, number).shuffled(cards), in place (the top card last) */
+static void shuffle_cards(uint64_t seed, uint64_t number, i64 *cards, i64 count) {
+    uint8_t bytes[128 + 64];
+    int length = snprintf((char *)bytes, 128, "bestiary-shuffle/%llu/%llu", (unsigned long long)seed,
+                          (unsigned long long)number);
+    sha512(bytes, (size_t)length, bytes + length);
+    int total = length + 64, keys = (total + 3) / 4; /* the first byte, 'b', is not zero */
+    uint32_t key[(128 + 64 + 3) / 4];
+    for (int word = 0; word < keys; word++) { /* the least significant word holds the last four bytes */
+        uint32_t value = 0;
+        for (int b = 3; b >= 0; b--) {
+            int at = total - 4 * word - 1 - b;
+            value = (value << 8) | (at >= 0 ? bytes[at] : 0);
+        }
+        key[word] = value;
+    }
+    Twister t;
+    twister_seed(&t, key, keys);
+    for (i64 i = count - 1; i > 0; i--) {
+        uint64_t below = (uint64_t)i + 1;
+        int bits = 64 - __builtin_clzll(below);
+        uint64_t r;
+        do r = twister_next(&t) >> (32 - bits);
+        while (r >= below);
+        i64 swap = cards[i];
+        cards[i] = cards[r];
+        cards[r] = swap;
+    }
+}
 
 /* -- reading the state -------------------------------------------------------------------------------------- */
 #define CARD(array, g, c) (k->array[(g) * (k->C + 1) + (c)])
@@ -452,29 +602,9 @@ static void legal(Cube *k, i64 g, flag *mask) {
 static void start_turn(Cube *k, i64 g, i64 seat);
 static void next_turn(Cube *k, i64 g);
 
-/* the scalar engine's shuffle, through CubeBatch._shuffled(game, cards): the top card last */
+/* the game's next shuffle (ShuffleSource(seed, count)), in place: the top card last */
 static void shuffled(Cube *k, i64 g, i64 *cards, i64 count) {
-    PyObject *listed = PyList_New(count);
-    if (listed == NULL) longjmp(k->failed, 1);
-    for (i64 i = 0; i < count; i++) {
-        PyObject *card = PyLong_FromLongLong(cards[i]);
-        if (card == NULL) {
-            Py_DECREF(listed);
-            longjmp(k->failed, 1);
-        }
-        PyList_SET_ITEM(listed, i, card);
-    }
-    PyObject *order = PyObject_CallMethod(k->engine, "_shuffled", "LO", (long long)g, listed);
-    Py_DECREF(listed);
-    if (order == NULL) longjmp(k->failed, 1);
-    if (!PyList_Check(order) || PyList_GET_SIZE(order) != count) {
-        Py_DECREF(order);
-        PyErr_SetString(PyExc_ValueError, "cube kernel: a shuffle must give back a list of the cards");
-        longjmp(k->failed, 1);
-    }
-    for (i64 i = 0; i < count; i++) cards[i] = PyLong_AsLongLong(PyList_GET_ITEM(order, i));
-    Py_DECREF(order);
-    if (PyErr_Occurred()) longjmp(k->failed, 1);
+    shuffle_cards((uint64_t)k->shuffle_seed[g], (uint64_t)k->shuffle_count[g]++, cards, count);
 }
 
 static void reshuffle_discard(Cube *k, i64 g) {
@@ -900,10 +1030,44 @@ static void step(Cube *k, i64 g, i64 action) {
     if (k->phase[g] == ROLL) roll_attack(k, g, draw(k, g, DIE_FACES));
 }
 
-/* CubeBatch.reset after the deal: every other part of the state as at the start, then CUBE-17, the first
- * player (`first` < 0: drawn from the game's stream), and CUBE-16, placement in turn order */
+static i64 deal_hand(Cube *k, i64 g, i64 *hand, i64 size) {
+    /* CUBE-15: deal from the shuffled deck (as many as it holds); the hand's size */
+    i64 dealt = 0, *deck = k->deck + g * k->C;
+    for (; dealt < size && k->deck_count[g] > 0; dealt++) hand[dealt] = deck[--k->deck_count[g]];
+    return dealt;
+}
+
+static void deal(Cube *k, i64 g) {
+    /* CUBE-15: shuffle and deal; CUBE-18: a hand with fewer than 2 creatures goes back and is redrawn (flow.deal,
+     * with the shuffles seeded by the stream's next 53 bits, as CubeState(game, seed) is) */
+    i64 *deck = k->deck + g * k->C, hand[MAX_CARDS];
+    k->shuffle_seed[g] = (i64)seed_bits(k, g);
+    k->shuffle_count[g] = 0;
+    memcpy(deck, k->in_play, sizeof(i64) * (size_t)k->at[I_IN_PLAY]);
+    k->deck_count[g] = k->at[I_IN_PLAY];
+    shuffled(k, g, deck, k->deck_count[g]);
+    for (i64 c = 0; c <= k->C; c++) CARD(place, g, c) = k->DECK;
+    for (i64 s = 0; s < k->P; s++) {
+        i64 size = deal_hand(k, g, hand, k->hand_size);
+        for (i64 tries = 0; tries < k->at[I_MAX_REDRAWS]; tries++) {
+            i64 creatures = 0;
+            for (i64 i = 0; i < size; i++) creatures += k->ctype[hand[i]] == CREATURE;
+            if (creatures >= 2) break;
+            /* CUBE-18: shuffle the hand back into the deck and draw a new one of the same size */
+            for (i64 i = 0; i < size; i++) deck[k->deck_count[g]++] = hand[i];
+            shuffled(k, g, deck, k->deck_count[g]);
+            size = deal_hand(k, g, hand, size);
+        }
+        for (i64 i = 0; i < size; i++) CARD(place, g, hand[i]) = k->HAND + s;
+        SEAT(hand_count, g, s) = size;
+    }
+}
+
+/* CubeBatch.reset: the deal, every other part of the state as at the start, then CUBE-17, the first player
+ * (`first` < 0: drawn from the game's stream), and CUBE-16, placement in turn order */
 static void start_game(Cube *k, i64 g, i64 first) {
     i64 P = k->P, C1 = k->C + 1, none = k->none;
+    deal(k, g);
     k->discard_count[g] = k->discard_clock[g] = 0;
     for (i64 i = 0; i < P * MAX_SPOTS; i++) k->field[g * P * MAX_SPOTS + i] = none;
     for (i64 s = 0; s < P; s++) {
@@ -936,30 +1100,30 @@ static PyObject *int64_array(PyObject *obj, Py_buffer *v, const char *name) {
     return obj;
 }
 
-/* advance(ints, arrays, engine, streams, actions, games, seat, others): in each game of `games`, the action
+/* advance(ints, arrays, streams, actions, games, seat, others): in each game of `games`, the action
  * actions[game] (None: no action, as for a game just dealt), then, where `others`, the other seats' random
  * actions until `seat` is asked or the game ends */
 static PyObject *advance(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "advance(ints, arrays, engine, streams, actions, games, seat, others)");
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "advance(ints, arrays, streams, actions, games, seat, others)");
         return NULL;
     }
     Cube k;
-    if (load(&k, args[0], args[1], args[2]) < 0) return NULL;
-    if (load_streams(&k, args[3]) < 0) {
+    if (load(&k, args[0], args[1]) < 0) return NULL;
+    if (load_streams(&k, args[2]) < 0) {
         release(&k);
         return NULL;
     }
-    i64 seat = PyLong_AsLongLong(args[6]);
-    int others = PyObject_IsTrue(args[7]);
+    i64 seat = PyLong_AsLongLong(args[5]);
+    int others = PyObject_IsTrue(args[6]);
     Py_buffer actions_view = {0}, games_view;
-    int acting = args[4] != Py_None;
+    int acting = args[3] != Py_None;
     if ((seat == -1 && PyErr_Occurred()) || others < 0 ||
-        (acting && int64_array(args[4], &actions_view, "actions") == NULL)) {
+        (acting && int64_array(args[3], &actions_view, "actions") == NULL)) {
         release(&k);
         return NULL;
     }
-    if (int64_array(args[5], &games_view, "games") == NULL) {
+    if (int64_array(args[4], &games_view, "games") == NULL) {
         if (acting) PyBuffer_Release(&actions_view);
         release(&k);
         return NULL;
@@ -970,8 +1134,6 @@ static PyObject *advance(PyObject *module, PyObject *const *args, Py_ssize_t nar
     flag mask[MAX_CARDS];
     if (acting && actions_view.len / 8 != k.n) {
         PyErr_SetString(PyExc_ValueError, "cube kernel: one action per game");
-        result = NULL;
-    } else if (setjmp(k.failed)) {
         result = NULL;
     } else {
         for (Py_ssize_t i = 0; i < count; i++) {
@@ -1011,18 +1173,18 @@ static PyObject *advance(PyObject *module, PyObject *const *args, Py_ssize_t nar
     return result;
 }
 
-/* start(ints, arrays, engine, streams, games, first): start_game in each game of `games`, just dealt */
+/* start(ints, arrays, streams, games, first): a new game in each row of `games`, to its first decision */
 static PyObject *start(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "start(ints, arrays, engine, streams, games, first)");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "start(ints, arrays, streams, games, first)");
         return NULL;
     }
     Cube k;
-    if (load(&k, args[0], args[1], args[2]) < 0) return NULL;
+    if (load(&k, args[0], args[1]) < 0) return NULL;
     Py_buffer games_view;
-    i64 first = PyLong_AsLongLong(args[5]);
-    if ((first == -1 && PyErr_Occurred()) || load_streams(&k, args[3]) < 0 ||
-        int64_array(args[4], &games_view, "games") == NULL) {
+    i64 first = PyLong_AsLongLong(args[4]);
+    if ((first == -1 && PyErr_Occurred()) || load_streams(&k, args[2]) < 0 ||
+        int64_array(args[3], &games_view, "games") == NULL) {
         release(&k);
         return NULL;
     }
@@ -1036,10 +1198,6 @@ static PyObject *start(PyObject *module, PyObject *const *args, Py_ssize_t nargs
             release(&k);
             return NULL;
         }
-    if (setjmp(k.failed)) {
-        release(&k);
-        return NULL;
-    }
     for (Py_ssize_t i = 0; i < count; i++) start_game(&k, games[i], first);
     release(&k);
     Py_RETURN_NONE;
@@ -1052,7 +1210,7 @@ static PyObject *legal_mask(PyObject *module, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     Cube k;
-    if (load(&k, args[0], args[1], Py_None) < 0) return NULL;
+    if (load(&k, args[0], args[1]) < 0) return NULL;
     Py_buffer games_view;
     if (int64_array(args[2], &games_view, "games") == NULL) {
         release(&k);
@@ -1089,7 +1247,7 @@ static PyObject *observation(PyObject *module, PyObject *const *args, Py_ssize_t
         return NULL;
     }
     Cube k;
-    if (load(&k, args[0], args[1], Py_None) < 0) return NULL;
+    if (load(&k, args[0], args[1]) < 0) return NULL;
     Py_buffer viewers_view;
     if (int64_array(args[2], &viewers_view, "viewers") == NULL) {
         release(&k);
@@ -1177,12 +1335,35 @@ static PyObject *observation(PyObject *module, PyObject *const *args, Py_ssize_t
     Py_RETURN_NONE;
 }
 
+/* shuffled(seed, number, cards): ShuffleSource(seed, number).shuffled(cards) for a list of ints (for tests) */
+static PyObject *shuffled_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "shuffled(seed, number, cards: list[int])");
+        return NULL;
+    }
+    unsigned long long seed = PyLong_AsUnsignedLongLong(args[0]), number = PyLong_AsUnsignedLongLong(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(args[2]);
+    i64 *cards = PyMem_Malloc(sizeof(i64) * (size_t)(count ? count : 1));
+    if (cards == NULL) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < count; i++) cards[i] = PyLong_AsLongLong(PyList_GET_ITEM(args[2], i));
+    PyObject *out = PyErr_Occurred() ? NULL : PyList_New(count);
+    if (out != NULL) {
+        shuffle_cards(seed, number, cards, count);
+        for (Py_ssize_t i = 0; i < count; i++) PyList_SET_ITEM(out, i, PyLong_FromLongLong(cards[i]));
+    }
+    PyMem_Free(cards);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"shuffled", (PyCFunction)(void (*)(void))shuffled_list, METH_FASTCALL,
+     "shuffled(seed, number, cards): ShuffleSource(seed, number).shuffled(cards), compiled"},
     {"advance", (PyCFunction)(void (*)(void))advance, METH_FASTCALL,
-     "advance(ints, arrays, engine, streams, actions, games, seat, others): each game's action, then the other "
+     "advance(ints, arrays, streams, actions, games, seat, others): each game's action, then the other "
      "seats' random play until `seat` is asked"},
     {"start", (PyCFunction)(void (*)(void))start, METH_FASTCALL,
-     "start(ints, arrays, engine, streams, games, first): games just dealt, to their first decision"},
+     "start(ints, arrays, streams, games, first): new games (the deal), to their first decision"},
     {"legal_mask", (PyCFunction)(void (*)(void))legal_mask, METH_FASTCALL,
      "legal_mask(ints, arrays, games, out): the legal actions of the seat to act in each game of games"},
     {"observation", (PyCFunction)(void (*)(void))observation, METH_FASTCALL,

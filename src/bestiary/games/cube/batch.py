@@ -18,8 +18,8 @@ engine's observation tensors, legal actions and returns.
 
 Where it was built, a compiled kernel (`_batch.c`, the twin of this numpy engine over the same arrays) plays
 the batch instead, game by game: `advance` takes each game from the learner's action to its next decision in
-one call, and fills the masks and observations; the shuffles stay here (it calls `_shuffled`). The tests play
-both twins against the scalar engine.
+one call, deals (`start`), and fills the masks and observations; it makes ShuffleSource's orders itself (the
+same SHA-512-seeded Mersenne Twister). The tests play both twins against the scalar engine.
 
 Options: players, first_player, win_at and turn_limit as the scalar game takes them; the others at their
 defaults (the starter deck, reactions, no Grandma's Rules, response windows open to every card holder).
@@ -121,11 +121,12 @@ KERNEL_ARRAYS = (
     "upgrade_kind", "chosen", "effect_test", "reactions", "reaction_window", "reaction_keyword", "reaction_target",
     "play_index", "upgrades", "attach_index", "react_index", "power_index", "guard_index", "action_card",
     "action_spot", "action_player", "action_target_spot", "action_attacker_spot", "action_handler", "played_cards",
-    "played_tests", "place_columns", "card_cells",
+    "played_tests", "place_columns", "card_cells", "in_play",
     "phase", "turn", "current", "first", "deck", "deck_count", "place", "discarded_at", "discard_clock",
     "discard_count", "field", "field_count", "hand_count", "victory_count", "damage", "weapon", "armor", "used",
     "limits", "out", "done", "boost", "attack_any", "pending", "pending_kind", "pending_target", "cancelled",
-    "attacker", "defender", "prevented", "reduce", "window", "asked", "last_roll", "winners")
+    "attacker", "defender", "prevented", "reduce", "window", "asked", "last_roll", "winners", "shuffle_seed",
+    "shuffle_count")
 OBSERVATION_FIELDS = ("phase", "progress", "seat_roles", "seat_counts", "turn_parts", "boost", "attack", "pending",
                       "window", "last_roll", "card_places", "creature_stats")
 KERNEL_CODES = {
@@ -239,8 +240,9 @@ class CubeBatch:
         self.asked = np.zeros((num_games, players), bool)  # the open window's responders (CUBE-51)
         self.last_roll = np.full(shape, -1, np.int64)
         self.winners = np.zeros((num_games, players), bool)
-        self.shuffle_seed = [0] * num_games
-        self.shuffle_count = [0] * num_games
+        self.shuffle_seed = np.zeros(shape, np.int64)  # each game's ShuffleSource: its seed (53 bits) and count
+        self.shuffle_count = np.zeros(shape, np.int64)
+        self.in_play = np.array(game.in_play, np.int64)  # the deck before the deal's shuffle (CUBE-15)
         # step's handlers by code, each called as handler(games, seats, actions, cards, spots) for its games
         self._handlers = (self._play_creature, self._play_action_card, self._place_at_setup, self._attach,
                           self._use_power, self._swap_guard, self._declare_attack, self._end_turn, self._choose_target,
@@ -259,7 +261,7 @@ class CubeBatch:
             game.powers_in_play, len(self.keyword), len(self.reactions), len(self.upgrades), len(self.played_cards),
             len(self.creatures), self.attack_index.min(), self.target_index.min(), self.end_turn_index,
             self.pass_index, self.size, self.under_way, *(self.at[name] for name in OBSERVATION_FIELDS),
-            self.stats_width], np.int64)
+            self.stats_width, len(self.in_play), game.max_redraws], np.int64)
 
     @property
     def compiled(self) -> bool:
@@ -376,6 +378,11 @@ class CubeBatch:
     def reset(self, games: np.ndarray, streams: Draws) -> None:
         """New games in the rows `games`: CUBE-15 shuffle and deal, CUBE-18 mulligans (the scalar engine's
         own, game by game), then the first player (CUBE-17) and placement (CUBE-16)."""
+        if self._kernel is not None and counts_itself(streams):
+            first = -1 if self.first_player == "random" else int(self.first_player)
+            self._kernel.start(self._kernel_ints, self._kernel_arrays, streams, np.ascontiguousarray(games, np.int64),
+                               first)
+            return
         seeds = streams.seed_bits(games)
         game, none = self.game, self.none
         for row, seed in zip(games.tolist(), seeds.tolist(), strict=True):
@@ -389,11 +396,6 @@ class CubeBatch:
             for seat, hand in enumerate(dealt.hands):
                 self.place[row, hand] = self.HAND + seat
                 self.hand_count[row, seat] = len(hand)
-        if self._kernel is not None and counts_itself(streams):
-            first = -1 if self.first_player == "random" else int(self.first_player)
-            self._kernel.start(self._kernel_ints, self._kernel_arrays, self, streams,
-                               np.ascontiguousarray(games, np.int64), first)
-            return
         self.discard_count[games] = 0
         self.discard_clock[games] = 0
         self.field[games] = none
@@ -750,7 +752,7 @@ class CubeBatch:
     def step(self, actions: np.ndarray, games: np.ndarray, streams: Draws) -> None:
         """Apply `actions[g]` in each game g of `games` (indices), then roll the die where that leads to it."""
         if self._kernel is not None and counts_itself(streams):
-            self._kernel.advance(self._kernel_ints, self._kernel_arrays, self, streams,
+            self._kernel.advance(self._kernel_ints, self._kernel_arrays, streams,
                                  np.ascontiguousarray(actions, np.int64), np.ascontiguousarray(games, np.int64), -1,
                                  False)
             return
@@ -772,7 +774,7 @@ class CubeBatch:
         uniformly random legal actions (the k-th legal index for a drawn k), all from the games' streams, until
         `seat` is asked or the game ends. The compiled kernel does it all in one call, game by game."""
         if self._kernel is not None and counts_itself(streams):
-            self._kernel.advance(self._kernel_ints, self._kernel_arrays, self, streams,
+            self._kernel.advance(self._kernel_ints, self._kernel_arrays, streams,
                                  None if actions is None else np.ascontiguousarray(actions, np.int64),
                                  np.ascontiguousarray(games, np.int64), seat, True)
             return
@@ -1036,7 +1038,7 @@ class CubeBatch:
     # -- cards moving ------------------------------------------------------------------------------
     def _shuffled(self, game: int, cards: list[int]) -> list[int]:
         """The scalar engine's shuffle: the game's next ShuffleSource order, the top card last."""
-        source = ShuffleSource(self.shuffle_seed[game], self.shuffle_count[game])
+        source = ShuffleSource(int(self.shuffle_seed[game]), int(self.shuffle_count[game]))
         out = source.shuffled(cards)
         self.shuffle_count[game] = source.count
         return out
