@@ -26,7 +26,7 @@ from bestiary.games.cube.batch import KERNEL_ARRAYS, CubeBatch, kernel
 from bestiary.rl.batched import BatchedVectorEnv, Streams, stream_draw
 
 BUILT = kernel() is not None or bool(os.environ.get("BESTIARY_REQUIRE_COMPILED"))
-TWINS = [pytest.param(True, id="compiled", marks=pytest.mark.skipif(not BUILT, reason="the kernel was not built")),
+TWINS = [pytest.param(True, id="compiled", marks=pytest.mark.skipif(not BUILT, reason="the kernel is not in use (not built, or BESTIARY_PURE_PYTHON)")),
          pytest.param(False, id="numpy")]
 
 
@@ -135,7 +135,7 @@ def test_long_games_end_and_are_dealt_again_alike(compiled: bool) -> None:
     assert play_along({"players": 2}, 0, 3, 11, 1, 400, compiled) > 0
 
 
-@pytest.mark.skipif(not BUILT, reason="the kernel was not built")
+@pytest.mark.skipif(not BUILT, reason="the kernel is not in use (not built, or BESTIARY_PURE_PYTHON)")
 def test_the_twins_play_a_large_batch_alike() -> None:
     # Many games at once, games ending and dealt again mid-batch: the kernel and the numpy engine give the same
     # masks, observations, rewards and ends at every step.
@@ -216,7 +216,7 @@ def test_options_the_batch_does_not_play_get_a_clear_error(option: dict[str, obj
         BatchedVectorEnv("cube-creatures", num_envs=2, **option)
 
 
-@pytest.mark.skipif(not BUILT, reason="the kernel was not built")
+@pytest.mark.skipif(not BUILT, reason="the kernel is not in use (not built, or BESTIARY_PURE_PYTHON)")
 @settings(max_examples=100, deadline=None)
 @given(seed=st.one_of(st.integers(0, 99), st.integers(0, 2**53 - 1)), number=st.integers(0, 40),
        size=st.integers(0, 130))
@@ -228,7 +228,7 @@ def test_the_kernels_shuffles_are_the_scalar_engines(seed: int, number: int, siz
     assert compiled.shuffled(seed, number, cards) == ShuffleSource(seed, number).shuffled(cards)
 
 
-@pytest.mark.skipif(not BUILT, reason="the kernel was not built")
+@pytest.mark.skipif(not BUILT, reason="the kernel is not in use (not built, or BESTIARY_PURE_PYTHON)")
 def test_the_kernel_refuses_arrays_of_the_wrong_shape_and_unknown_games() -> None:
     engine = CubeBatch(bestiary.load_game("cube-creatures"), 4)
     compiled, streams = kernel(), Streams(4)
