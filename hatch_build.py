@@ -20,6 +20,7 @@ EXTENSIONS = {
     "bestiary.core._speedups": "src/bestiary/core/_speedups.c",
     "bestiary.games.crits._turn": "src/bestiary/games/crits/_turn.c",
     "bestiary.games.crits._tensor": "src/bestiary/games/crits/_tensor.c",
+    "bestiary.games.cube._batch": "src/bestiary/games/cube/_batch.c",
 }
 
 

@@ -15,7 +15,8 @@ Table 3, for each game with a batched engine (two players, random opponents): le
 single BestiaryEnv, SyncVectorEnv and BestiaryVectorEnv with 256 games, BatchedVectorEnv with 256 games
 and its multiple of the single env's rate; beside them OpenSpiel's C++ connect_four and hearts stepped from
 Python through pyspiel (random play, chance sampled; every decision a step) and pgx where it is installed.
-Table 4: BatchedVectorEnv's learner steps per second and CPU µs per game-step as the batch grows (1 … 4096).
+Table 4, per game with a batched engine: BatchedVectorEnv's learner steps per second and CPU µs per game-step
+as the batch grows (1 … 4096).
 Every figure is the benchmark process's own CPU time (time.process_time), so the time other processes hold
 the cores does not count; and the loops of a row take turns, five turns each, each keeping its fastest turn
 (the tensor timings keep the fastest of 15 runs of each batch of states), so that what the other processes
@@ -24,7 +25,7 @@ still cost (shared caches and memory) slows every column alike and counts least.
 Everything runs in this one process on one core (numpy's thread pools are held to one thread).
 Needs the rl extra. Run from the repository root (about two minutes with the defaults):
     python benchmarks/rl_adapters.py [--seconds 0.5] [--all-counts] [--envs 16]
-                                     [--tables adapters|vectors|batched|scaling|all]
+                                     [--tables adapters|vectors|batched|scaling|all] [--batched GAME ...]
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import importlib  # noqa: E402
 import importlib.util  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
 from functools import partial  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -57,6 +58,7 @@ from bestiary.rl.gymnasium import BestiaryEnv  # noqa: E402
 from bestiary.rl.table import deciding_seat, play_chance  # noqa: E402
 from bestiary.rl.vector import BestiaryVectorEnv  # noqa: E402
 
+BATCHED_GAMES = tuple(filter(has_batch_engine, bestiary.list_games()))
 BATCH = 256  # games per vector environment in table 3
 BATCH_SIZES = (1, 4, 16, 64, 256, 1024, 4096)  # table 4
 
@@ -193,16 +195,36 @@ def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return (rng.random(masks.shape) * masks).argmax(axis=-1)
 
 
-def vector_rate(seconds: float, envs: object, num_envs: int) -> float:
-    """Learner steps per second of a vector environment fed random legal actions."""
-    rng = np.random.default_rng(0)
-    _, infos = envs.reset(seed=0)  # type: ignore[attr-defined]
-    steps = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
-        _, _, _, _, infos = envs.step(random_legal(rng, infos["action_mask"]))  # type: ignore[attr-defined]
-        steps += num_envs
-    return steps / (time.process_time() - cpu)
+class VectorLoop:
+    """Learner steps per second of a vector environment fed random legal actions, each turn going on from where
+    the last one stopped. Before the first turn it is reset and stepped, untimed, until as many episodes have
+    ended as it holds games, so that the games are spread over their episodes as in training (right after a
+    reset every game is at its start, whose steps can cost more or less than the rest)."""
+
+    def __init__(self, envs: object, num_envs: int) -> None:
+        self.envs, self.num_envs = envs, num_envs
+        self.rng = np.random.default_rng(0)
+        self.masks: np.ndarray | None = None
+
+    def step(self) -> int:
+        assert self.masks is not None
+        _, _, terminated, _, infos = self.envs.step(random_legal(self.rng, self.masks))  # type: ignore[attr-defined]
+        self.masks = infos["action_mask"]
+        return int(terminated.sum())
+
+    def __call__(self, seconds: float) -> float:
+        if self.masks is None:
+            _, infos = self.envs.reset(seed=0)  # type: ignore[attr-defined]
+            self.masks = infos["action_mask"]
+            ended = 0
+            while ended < self.num_envs:
+                ended += self.step()
+        steps = 0
+        start, cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() - start < seconds:
+            self.step()
+            steps += self.num_envs
+        return steps / (time.process_time() - cpu)
 
 
 def single_rate(seconds: float, env: BestiaryEnv) -> float:
@@ -225,6 +247,8 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=16, help="games per vector environment")
     parser.add_argument("--tables", choices=("adapters", "vectors", "batched", "scaling", "all"), default="all",
                         help="which table to measure")
+    parser.add_argument("--batched", nargs="+", choices=BATCHED_GAMES, default=BATCHED_GAMES,
+                        help="the games with a batched engine that tables 3 and 4 measure")
     args = parser.parse_args()
     console = Console(width=160)
     if args.tables in ("adapters", "all"):
@@ -232,9 +256,10 @@ def main() -> None:
     if args.tables in ("vectors", "all"):
         console.print(vector_table(args.seconds, args.envs))
     if args.tables in ("batched", "all"):
-        console.print(batched_table(args.seconds))
+        console.print(batched_table(args.seconds, args.batched))
     if args.tables in ("scaling", "all"):
-        console.print(scaling_table(args.seconds))
+        for name in args.batched:
+            console.print(scaling_table(args.seconds, name))
 
 
 def adapter_table(seconds: float, all_counts: bool, console: Console) -> Table:
@@ -276,9 +301,9 @@ def vector_table(seconds: float, n: int) -> Table:
         game = bestiary.load_game(name, players=players)
         single, sync, batched = fastest_rates(seconds, {
             "single": partial(single_rate, env=BestiaryEnv(game)),
-            "sync": partial(vector_rate, envs=SyncVectorEnv([partial(BestiaryEnv, game) for _ in range(n)]),
+            "sync": VectorLoop(SyncVectorEnv([partial(BestiaryEnv, game) for _ in range(n)]),
                             num_envs=n),
-            "batched": partial(vector_rate, envs=BestiaryVectorEnv(game, num_envs=n), num_envs=n)}).values()
+            "batched": VectorLoop(BestiaryVectorEnv(game, num_envs=n), num_envs=n)}).values()
         vectors.add_row(name, str(players), f"{single:,.0f}", f"{sync:,.0f}", f"{batched:,.0f}")
     return vectors
 
@@ -331,21 +356,31 @@ def shown(value: float | None, digits: int = 0) -> str:
     return "n/a" if value is None else f"{value:,.{digits}f}"
 
 
-def batched_table(seconds: float, n: int = BATCH) -> Table:
+def numpy_twin_loop(game: Game, n: int) -> dict[tuple[str, str], Callable[[float], float]]:
+    """For a batched engine with a compiled kernel (`engine.compiled`), the same environment on its numpy twin."""
+    env = BatchedVectorEnv(game, num_envs=n)
+    if not getattr(env.engine, "compiled", False):
+        return {}
+    env.engine = type(env.engine)(env.game, n, compiled_kernel=False)  # type: ignore[call-arg]
+    return {("BatchedVectorEnv, numpy twin", str(n)): VectorLoop(env, num_envs=n)}
+
+
+def batched_table(seconds: float, names: Sequence[str], n: int = BATCH) -> Table:
     """Per game with a batched engine, every environment's learner steps/s, OpenSpiel's C++ games beside."""
     table = Table(title=f"Steps/s, two players, random opponents, {n} games per vector environment "
                         "(one process, one core; every loop of a game timed in turns)")
     for column in ("game", "environment", "games", "steps/s", "÷ BestiaryEnv"):
         table.add_column(column, justify="left" if column in ("game", "environment") else "right")
-    for name in filter(has_batch_engine, bestiary.list_games()):
+    for name in names:
         game = bestiary.load_game(name, players=2)
         loops: dict[tuple[str, str], Callable[[float], float]] = {
             ("BestiaryEnv", "1"): partial(single_rate, env=BestiaryEnv(game)),
-            ("SyncVectorEnv", str(n)): partial(
-                vector_rate, envs=SyncVectorEnv([partial(BestiaryEnv, game) for _ in range(n)]), num_envs=n),
-            ("BestiaryVectorEnv", str(n)): partial(vector_rate, envs=BestiaryVectorEnv(game, num_envs=n),
+            ("SyncVectorEnv", str(n)): VectorLoop(
+                SyncVectorEnv([partial(BestiaryEnv, game) for _ in range(n)]), num_envs=n),
+            ("BestiaryVectorEnv", str(n)): VectorLoop(BestiaryVectorEnv(game, num_envs=n),
                                                    num_envs=n),
-            ("BatchedVectorEnv", str(n)): partial(vector_rate, envs=BatchedVectorEnv(game, num_envs=n), num_envs=n),
+            ("BatchedVectorEnv", str(n)): VectorLoop(BatchedVectorEnv(game, num_envs=n), num_envs=n),
+            **numpy_twin_loop(game, n),
             **{(f"OpenSpiel {spiel} (C++ via pyspiel)", "1"): partial(spiel_rate, game=pyspiel.load_game(spiel))
                for spiel in ("connect_four", "hearts")}}
         rates = fastest_rates(seconds, loops)  # type: ignore[arg-type]
@@ -359,14 +394,14 @@ def batched_table(seconds: float, n: int = BATCH) -> Table:
     return table
 
 
-def scaling_table(seconds: float) -> Table:
-    table = Table(title="BatchedVectorEnv as the batch grows: critter capture, two players, random opponents")
+def scaling_table(seconds: float, name: str) -> Table:
+    table = Table(title=f"BatchedVectorEnv as the batch grows: {name}, two players, random opponents")
     for column in ("games", "learner steps/s", "µs per game-step", "÷ BestiaryEnv"):
         table.add_column(column, justify="right")
-    game = bestiary.load_game("critter-capture", players=2)
+    game = bestiary.load_game(name, players=2)
     loops: dict[str, Callable[[float], float]] = {"single": partial(single_rate, env=BestiaryEnv(game))}
     for n in BATCH_SIZES:
-        loops[str(n)] = partial(vector_rate, envs=BatchedVectorEnv(game, num_envs=n), num_envs=n)
+        loops[str(n)] = VectorLoop(BatchedVectorEnv(game, num_envs=n), num_envs=n)
     rates = fastest_rates(seconds, loops)
     single = rates.pop("single")
     table.add_row("BestiaryEnv (1)", f"{single:,.0f}", f"{1e6 / single:.2f}", "1.0×")

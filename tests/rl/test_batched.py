@@ -162,8 +162,8 @@ def test_make_vec_gives_the_batched_engine_for_random_opponents_and_the_python_o
     python = gymnasium.make_vec("bestiary/critter-capture-v0", num_envs=2, vectorization_mode="vector_entry_point",
                                 players=2, opponents=["heuristic"])
     assert isinstance(python, BestiaryVectorEnv)
-    cube = gymnasium.make_vec("bestiary/cube-creatures-v0", num_envs=2, vectorization_mode="vector_entry_point")
-    assert isinstance(cube, BestiaryVectorEnv)
+    lungo = gymnasium.make_vec("bestiary/creatures-of-lungo-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    assert isinstance(lungo, BestiaryVectorEnv)  # no batched engine
 
 
 def test_bad_input_gets_a_clear_error() -> None:

@@ -7,11 +7,13 @@
 
 A batched engine (`games/<game>/batch.py`, named by the game's `GameInfo.batch_engine`) holds N games' state
 as arrays and advances all of them with a fixed number of numpy operations, so a step's cost grows with N far
-slower than N games stepped one by one. The learner plays `seat`; the other seats play uniformly random legal actions,
-chosen for all games at once. Randomness (chance and the random seats) comes from `Streams`: game i draws
-from its own counter-based stream keyed by its seed, so a game's trajectory depends on its seed alone,
-whatever N is and whichever other games share the batch. Games that end are dealt again at the next step
-(Gymnasium's next-step autoreset: that step's action for them is ignored and its reward is 0).
+slower than N games stepped one by one (Cube Creatures' engine has a compiled kernel as well, which plays each
+game from the learner's action to its next decision in one call: `engine.advance`). The learner plays `seat`;
+the other seats play uniformly random legal actions, chosen for all games at once. Randomness (chance and the
+random seats) comes from `Streams`: game i draws from its own counter-based stream keyed by its seed, so a
+game's trajectory depends on its seed alone, whatever N is and whichever other games share the batch. Games
+that end are dealt again at the next step (Gymnasium's next-step autoreset: that step's action for them is
+ignored and its reward is 0).
 
 `gymnasium.make_vec("bestiary/<game>-v0", num_envs=N, vectorization_mode="vector_entry_point")` makes one
 for a game with a batched engine and random opponents, and `bestiary.rl.vector.BestiaryVectorEnv` (the
@@ -84,15 +86,21 @@ class Streams:
         self.used[games] = self.block
 
     def draw(self, games: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        numbers = self.seed_bits(games)
+        drawn: np.ndarray = ((numbers * np.asarray(counts, np.uint64)) >> np.uint64(53)).astype(np.int64)
+        return drawn
+
+    def seed_bits(self, games: np.ndarray) -> np.ndarray:
+        """For each game, its stream's next number as 53 bits: `stream_draw(seed, counter, 2**53)`, a seed for
+        what the game shuffles with its own generator."""
         used = self.used[games]
         spent = used == self.block
         if spent.any():
             self._make_block(games[spent])
             used[spent] = 0
         self.used[games] = used + 1
-        numbers = self.numbers[games, used]
-        drawn: np.ndarray = ((numbers * np.asarray(counts, np.uint64)) >> np.uint64(53)).astype(np.int64)
-        return drawn
+        bits: np.ndarray = self.numbers[games, used]
+        return bits
 
     def _make_block(self, games: np.ndarray) -> None:
         first = self.blocks_made[games] * np.uint64(self.block)
@@ -138,7 +146,8 @@ def batch_engine(game: Game, num_games: int) -> BatchEngine:
 def kth_true(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
     """In each row of a boolean mask, the column of its k-th True (counting from 0)."""
     # Summed down the transposed mask: numpy adds whole rows at a time, and rows of a few actions are slow.
-    columns: np.ndarray = (np.cumsum(mask.T, axis=0) <= k).sum(axis=0)
+    counts = np.cumsum(mask.T, axis=0, dtype=np.int16 if mask.shape[1] < 2**15 else np.int64)
+    columns: np.ndarray = (counts <= k).sum(axis=0)
     return columns
 
 
@@ -232,8 +241,7 @@ class BatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             raise IllegalActionError(int(actions[first]), self.seat, f"action {int(actions[first])} is not legal "
                                      f"in game {first} (see infos['action_mask'])")
         moving = np.flatnonzero(playing & legal)
-        engine.step(actions, moving, self.streams)
-        self._play_others(moving)
+        self._play(actions, moving)
         if len(redealt):
             self._deal(redealt)
         terminated = engine.terminal.copy()
@@ -250,11 +258,19 @@ class BatchedVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
 
     def _deal(self, games: np.ndarray) -> None:
         self.engine.reset(games, self.streams)
-        self._play_others(games)
+        self._play(None, games)
 
-    def _play_others(self, games: np.ndarray) -> None:
-        """The random seats play, all games at once, until the learner is asked or the game ends."""
+    def _play(self, actions: np.ndarray | None, games: np.ndarray) -> None:
+        """The learner's actions (None for games just dealt), then the random seats play, all games at once,
+        until the learner is asked or the game ends; an engine that offers `advance(actions, games, seat,
+        streams)` does it all itself."""
         engine = self.engine
+        advance = getattr(engine, "advance", None)
+        if advance is not None:
+            advance(actions, games, self.seat, self.streams)
+            return
+        if actions is not None:
+            engine.step(actions, games, self.streams)
         while len(games):
             to_act = engine.players_to_act(games)
             games = games[(to_act != self.seat) & (to_act >= 0)]  # a game leaves the loop for good

@@ -68,7 +68,8 @@ class CubeCreatures(Game):
                 "the first to defeat 5 enemy creatures wins.",
         chance="shuffles", information="imperfect", rules_doc="cube-creatures.md",
         # the winners share 1 point, and the turn limit still names winners (CUBE-10, CUBE-56)
-        payoffs=Payoffs("constant-sum", 0.0, 1.0, return_sum=1.0))
+        payoffs=Payoffs("constant-sum", 0.0, 1.0, return_sum=1.0),
+        batch_engine="bestiary.games.cube.batch:CubeBatch")
     Options = CubeOptions
     options: CubeOptions
 
