@@ -14,6 +14,9 @@ Two layers, each where the cost arises:
   address and in all.
 
 docs/reliability.md says why this and not a proxy in front, with the measurements.
+
+Why this file is over 400 lines: both layers count against the same per-address and server-wide budgets, and
+keeping them side by side shows every bound a stranger meets in one place.
 """
 
 from __future__ import annotations

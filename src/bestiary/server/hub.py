@@ -1,6 +1,10 @@
 """The Hub: every live room on this worker, and the lobby's operations on them: making, loading and
 resuming rooms, rematches, the lobby's pages, the sweep of rooms nobody came to, and, with other workers on
-one PostgreSQL database, the rooms' leases and their adoption (server/cluster.py)."""
+one PostgreSQL database, the rooms' leases and their adoption (server/cluster.py).
+
+Why this file is over 400 lines: every way a room enters or leaves this worker's table (made, read, resumed,
+adopted, handed over, expired, let go) is here, so that no room can be held twice or lost between two of
+them; what the rooms do is in room.py, the leases in cluster.py, storage in db.py."""
 
 from __future__ import annotations
 
