@@ -101,13 +101,13 @@ def test_crits_board_fits_100_by_40_with_labels_and_a_piece_look() -> None:
 def test_a_window_names_the_effect_it_could_use() -> None:
     # CRITS-52: a Bone Archer attacks the Mandrake; P2's window names the Thorn Queen's kill and the Mandrake's
     # sacrifice (targets in reach) and the Split Second cards held off the board
-    from bestiary.games.crits import view
+    from bestiary.games.crits import render
     from tests.games.crits.test_rules import arena
     state = arena(p7={"where": "board", "tile": "D2"}, p19={"where": "board", "tile": "D5"},
                   p18={"where": "board", "tile": "E5"})
     state.apply_action("attack D2 D5")
     observation = state.observation(1)
-    effects = view.window_effects(observation, 1, view.piece_labels(observation["pieces"]))
+    effects = render.window_effects(observation, 1, render.piece_labels(observation["pieces"]))
     assert "use E5: tq Thorn Queen's kill, range 4" in effects
     assert any(e.startswith("use D5: ma Mandrake's sacrifice") for e in effects)
     assert state.observation(0)["window_effects"] == []  # the attacker sees none of it

@@ -25,7 +25,7 @@ from bestiary.core.chance import fresh_seed
 from bestiary.core.compiled import compiled
 from bestiary.core.effects import Effect
 from bestiary.core.errors import ActionParseError, OptionError, StateFormatError, UnreachableActionError
-from bestiary.games.crits import tensor, view
+from bestiary.games.crits import render, tensor
 from bestiary.games.crits.actions import Aim, Attack, Deploy, DropCrown, Move, Pincer, Raise, Roll, Split, Use, Word
 from bestiary.games.crits.armies import Army, ArmyError, preset_names, read_army
 from bestiary.games.crits.cards import DIE_SIZES, STARTER_CARDS, CritsCard, load_crits_cards, piece_face
@@ -151,7 +151,7 @@ class CritsCreatures(Game):
         o = self.options
         self.width, self.length = o.width, o.length
         self.tiles = o.width * o.length
-        self.tile_names = tuple(f"{view.column_name(t % o.width)}{t // o.width + 1}" for t in range(self.tiles))
+        self.tile_names = tuple(f"{render.column_name(t % o.width)}{t // o.width + 1}" for t in range(self.tiles))
         self.tile_index = {name: t for t, name in enumerate(self.tile_names)}
 
         def neighbours(t: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
@@ -393,13 +393,13 @@ class CritsCreatures(Game):
         return CritsState.from_dict(self, raw, seed)
 
     def render(self, observation: JSON) -> str:
-        return view.render(observation)
+        return render.render(observation)
 
     def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
-        return view.describe(observation, word, legal)
+        return render.describe(observation, word, legal)
 
     def terminal_help(self) -> str:
-        return view.TERMINAL_HELP
+        return render.TERMINAL_HELP
 
     @classmethod
     def files_named(cls, options: GameOptions) -> list[str]:

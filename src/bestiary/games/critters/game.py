@@ -11,7 +11,7 @@ from pydantic import Field, model_validator
 from bestiary.core.api import JSON, Game, GameInfo, GameOptions, OnlineRange, Payoffs
 from bestiary.core.cards import CardSet
 from bestiary.core.errors import StateFormatError
-from bestiary.games.critters import rules, tensor, view
+from bestiary.games.critters import render, rules, tensor
 from bestiary.games.critters.actions import Choose, Draw, FirstPlayer, Flip
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS, STARTER_DECK, CritterCard, load_ecoregion
 from bestiary.games.critters.heuristic import CritterHeuristic
@@ -123,13 +123,13 @@ class CritterCapture(Game):
         return CritterState.from_dict(self, raw, seed)
 
     def render(self, observation: JSON) -> str:
-        return view.render(observation)
+        return render.render(observation)
 
     def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
-        return view.describe(self, observation, word)
+        return render.describe(self, observation, word)
 
     def terminal_help(self) -> str:
-        return view.TERMINAL_HELP
+        return render.TERMINAL_HELP
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return tensor.tensor_shape(self)
@@ -144,6 +144,6 @@ class CritterCapture(Game):
 
     def heuristic_policy(self) -> CritterHeuristic:
         if self._heuristic is None:
-            faces = {card_id: view.card_view(self, i) for i, card_id in enumerate(self.instance_ids)}
+            faces = {card_id: render.card_view(self, i) for i, card_id in enumerate(self.instance_ids)}
             self._heuristic = CritterHeuristic(faces)
         return self._heuristic

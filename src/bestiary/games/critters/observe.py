@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from bestiary.core.api import JSON
 from bestiary.games.critters import rules
 from bestiary.games.critters.cards import ATTRIBUTES, COLOURS
-from bestiary.games.critters.view import card_view
+from bestiary.games.critters.render import card_view
 
 if TYPE_CHECKING:
     from bestiary.games.critters.state import CritterState

@@ -12,7 +12,7 @@ from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions, Payoffs
 from bestiary.core.cards import CardSet
 from bestiary.core.effects import Effect
 from bestiary.core.errors import OptionError, StateFormatError
-from bestiary.games.cube import effects, flow, rules, tensor, view
+from bestiary.games.cube import effects, flow, render, rules, tensor
 from bestiary.games.cube.actions import (
     Attach,
     Attack,
@@ -198,13 +198,13 @@ class CubeCreatures(Game):
         return CubeState.from_dict(self, raw, seed)
 
     def render(self, observation: JSON) -> str:
-        return view.render(observation)
+        return render.render(observation)
 
     def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
-        return view.describe(self.faces, observation, word)
+        return render.describe(self.faces, observation, word)
 
     def terminal_help(self) -> str:
-        return view.TERMINAL_HELP
+        return render.TERMINAL_HELP
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return tensor.tensor_shape(self)

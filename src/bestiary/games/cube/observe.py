@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from bestiary.core.api import JSON
 from bestiary.games.cube import flow, rules
 from bestiary.games.cube.flow import PARTS
+from bestiary.games.cube.render import card_view, creature_view
 from bestiary.games.cube.rules import NO_CARD
-from bestiary.games.cube.view import card_view, creature_view
 
 if TYPE_CHECKING:
     from bestiary.games.cube.state import CubeState

@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 from bestiary.core.api import JSON, Action, Game, GameInfo, GameOptions, Payoffs
 from bestiary.core.cards import CardSet
 from bestiary.core.errors import StateFormatError
-from bestiary.games.lungo import effects, flow, rules, tensor, view  # noqa: F401  (effects: registers the card keywords)
+from bestiary.games.lungo import effects, flow, render, rules, tensor  # noqa: F401  (effects: registers the card keywords)
 from bestiary.games.lungo.actions import Boost, Commit, DealGoal, DrawCard, PickCard, Play, Roll, Target, TopCard, Word
 from bestiary.games.lungo.cards import ELEMENTS, SPECIES, STARTER_CARDS, LungoCard, Requirement, load_lungo_cards
 from bestiary.games.lungo.heuristic import LungoHeuristic
@@ -178,13 +178,13 @@ class CreaturesOfLungo(Game):
         return LungoState.from_dict(self, raw, seed)
 
     def render(self, observation: JSON) -> str:
-        return view.render(observation)
+        return render.render(observation)
 
     def describe(self, observation: JSON, word: str, legal: list[str]) -> str | None:
-        return view.describe(self, observation, word)
+        return render.describe(self, observation, word)
 
     def terminal_help(self) -> str:
-        return view.TERMINAL_HELP
+        return render.TERMINAL_HELP
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return tensor.tensor_shape(self)
@@ -194,7 +194,7 @@ class CreaturesOfLungo(Game):
 
     def heuristic_policy(self) -> LungoHeuristic:
         if self._heuristic is None:
-            creatures = [view.card_view(self, i) for i, creature in enumerate(self.is_creature) if creature]
+            creatures = [render.card_view(self, i) for i, creature in enumerate(self.is_creature) if creature]
             self._heuristic = LungoHeuristic(creatures)
         return self._heuristic
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from bestiary.core.api import JSON
 from bestiary.games.lungo import phases, rules
-from bestiary.games.lungo.view import card_view
+from bestiary.games.lungo.render import card_view
 
 if TYPE_CHECKING:
     from bestiary.games.lungo.state import LungoState
