@@ -39,9 +39,11 @@ import argparse  # noqa: E402
 import importlib  # noqa: E402
 import importlib.util  # noqa: E402
 import random  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from functools import partial  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
@@ -58,28 +60,14 @@ from bestiary.rl.gymnasium import BestiaryEnv  # noqa: E402
 from bestiary.rl.table import deciding_seat, play_chance  # noqa: E402
 from bestiary.rl.vector import BestiaryVectorEnv  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the states along random games are the tests' own
+from tests.random_play import states_along_random_games  # noqa: E402
+
 BATCHED_GAMES = tuple(filter(has_batch_engine, bestiary.list_games()))
 BATCH = 256  # games per vector environment in table 3
 BATCH_SIZES = (1, 4, 16, 64, 256, 1024, 4096)  # table 4
 
 ROUNDS = 5  # turns each loop of a row is timed in, interleaved with the others; its fastest turn counts
-
-
-def states_along_random_games(game: Game, games: int) -> list[State]:
-    """A copy of every state of `games` seeded random games (chance by its odds, the first listed seat acting)."""
-    states = []
-    for seed in range(games):
-        rng = random.Random(seed)
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal():
-            states.append(state.clone())
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            else:
-                player = state.players_to_act()[0]
-                state.apply_action(rng.choice(state.legal_actions(player)), player)
-    return states
 
 
 def rate(seconds: float, episode: Callable[[int], int]) -> float:
