@@ -78,7 +78,7 @@ def assert_view_is_the_engines(answer: dict[str, Any], state: State, viewer: int
 def assert_room_info_is_public(info: dict[str, Any], state: State) -> None:
     """RoomInfo carries no game state: only the lobby's facts, and the result once the game is over."""
     assert set(info) == {"code", "game", "title", "options", "status", "seats", "window_seconds", "turn_seconds",
-                         "version", "result", "rematch", "public", "watching"}
+                         "version", "result", "rematch", "public", "watching", "spectator_chat"}
     assert info["options"] == plain(state.game.options_dict())
     assert info["version"] == len(state.history())
     assert (info["result"] is None) == (info["status"] != "finished")

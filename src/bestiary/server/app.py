@@ -413,6 +413,7 @@ def create_app(database_url: str, settings: Settings | None = None, bounds: Boun
             history.cancel()
             cut_off.cancel()
             room.connections.discard(connection)
+            room.chat_times.pop(connection, None)  # a spectator's chat limit goes with its connection
             writer.cancel()
             if not room.closed and not any(other.seat == connection.seat for other in room.connections):
                 room.disconnected(connection.seat)
@@ -483,7 +484,7 @@ async def handle(room: Room, token: str | None, raw: str, connection: Connection
             ref = message.ref
             return protocol.Accepted(ref=ref, version=await room.take_back(token, message.version)).model_dump()
         if isinstance(message, protocol.Chat):
-            await room.chat(token, message.text)
+            await room.chat(token, message.text, message.name, connection)
             return None
         if isinstance(message, protocol.Ping):
             return protocol.Pong().model_dump()

@@ -66,6 +66,7 @@ rooms = Table(
     Column("window_opened_at", Integer, nullable=True),  # the state version it opened at
     Column("window_closes_at", DateTime(timezone=True), nullable=True),
     Column("public", Boolean, nullable=False, default=False),  # listed in the lobby while waiting
+    Column("spectator_chat", Boolean, nullable=False, default=False),  # pages without a seat may chat too
 )
 
 seats = Table(
@@ -93,7 +94,7 @@ chat_lines = Table(
     "chat_lines", metadata,
     Column("room_code", String(32), ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
     Column("number", Integer, primary_key=True, autoincrement=False),  # counts from 0 in each room
-    Column("seat", Integer, nullable=False),
+    Column("seat", Integer, nullable=True),  # null: a spectator wrote it (where the room allows spectator chat)
     Column("name", String(64), nullable=False),
     Column("text", Text, nullable=False),  # at most protocol.MAX_CHAT characters
     Column("at", DateTime(timezone=True), nullable=False),
@@ -289,8 +290,8 @@ class Store:
                 moves.select().where(moves.c.room_code == code).order_by(moves.c.number))]
         return dict(room), seat_rows, move_rows
 
-    def add_chat_line(self, code: str, number: int, seat: int, name: str, text: str, keep: int) -> None:
-        """A room's chat line; only the newest `keep` lines are kept."""
+    def add_chat_line(self, code: str, number: int, seat: int | None, name: str, text: str, keep: int) -> None:
+        """A room's chat line (seat None: a spectator's); only the newest `keep` lines are kept."""
         with self.engine.begin() as connection:
             connection.execute(chat_lines.insert().values(room_code=code, number=number, seat=seat, name=name,
                                                           text=text, at=now()))

@@ -150,7 +150,7 @@ class Hub:
         code = secrets.token_urlsafe(12)
         seed = self.settings.new_seed()
         room = Room(self, code, game, seed, seats, request.window_seconds, request.turn_seconds,
-                    public=request.public, rematch_of=rematch_of)
+                    public=request.public, rematch_of=rematch_of, spectator_chat=request.spectator_chat)
         room.creator, room.bots_only = address, bots_only
         if self.leases is not None:
             await self.leases.take(code)  # a new code: no one else holds it
@@ -159,7 +159,7 @@ class Hub:
             {"code": code, "game": game.info.name, "options": game.options_dict(), "seed": seed,
              "status": "waiting", "window_seconds": request.window_seconds,
              "turn_seconds": request.turn_seconds, "rematch_of": rematch_of,
-             "created_at": now(), "public": request.public},
+             "created_at": now(), "public": request.public, "spectator_chat": request.spectator_chat},
             [s.row() for s in seats])
         self.rooms[code] = room
         del self.admitted[ticket]  # counted in self.rooms from here
@@ -234,7 +234,7 @@ class Hub:
         game = await self.game(row["game"], row["options"])
         seats = [seat_from_row(r) for r in seat_rows]
         room = Room(self, code, game, row["seed"], seats, row["window_seconds"], row["turn_seconds"], row["status"],
-                    row["result"], row["rematch"], bool(row["public"]), row["rematch_of"])
+                    row["result"], row["rematch"], bool(row["public"]), row["rematch_of"], bool(row["spectator_chat"]))
         room.restore(move_rows, row["window_opened_at"], row["window_closes_at"])
         room.subscriptions = {(r["seat"], r["kind"]): Subscription(r["kind"], r["address"], r["token"], r["link_base"],
                                                                     r["notified_turn"])
@@ -409,7 +409,8 @@ class Hub:
                  else protocol.SeatSpec(kind=s.kind, agent=s.agent) for s in room.seats]
         new = await self.create(protocol.CreateRoom(game=room.game.info.name, options=rotated_first_player(room),
                                                     seats=seats, window_seconds=room.window_seconds,
-                                                    turn_seconds=room.turn_seconds, public=room.public),
+                                                    turn_seconds=room.turn_seconds, public=room.public,
+                                                    spectator_chat=room.spectator_chat),
                                 rematch_of=code, address=address, carried=room.seats)
         async with room.lock:
             await room.store(self.store.update_room, code, rematch=new.code)
@@ -437,7 +438,8 @@ def stored_room_info(row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> pr
     return protocol.RoomInfo(code=row["code"], game=row["game"], title=game_class(row["game"]).info.title,
                              options=row["options"], status=row["status"], seats=seats,
                              window_seconds=row["window_seconds"], turn_seconds=row["turn_seconds"], version=0,
-                             result=row["result"], rematch=row["rematch"], public=row["public"])
+                             result=row["result"], rematch=row["rematch"], public=row["public"],
+                             spectator_chat=row["spectator_chat"])
 
 
 def rotated_first_player(room: Room) -> dict[str, Any]:

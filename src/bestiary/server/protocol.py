@@ -38,6 +38,8 @@ class CreateRoom(Strict):
         "a person's time for an ordinary turn; when it runs out the game's heuristic moves for them (none: no clock)"))
     public: bool = Field(False, description="list the room in the lobby while it waits for players; a private room "
                                             "is reached only through its invite link")
+    spectator_chat: bool = Field(False, description=(
+        "pages watching without a seat may write in the chat too (otherwise only the seats write; everyone reads)"))
 
 
 class JoinSeat(Strict):
@@ -77,6 +79,7 @@ class RoomInfo(BaseModel):
     rematch: str | None
     public: bool = Field(False, description="listed in the lobby while it waits for players")
     watching: int = Field(default=0, description="how many pages watch the table without a seat")
+    spectator_chat: bool = Field(False, description="spectators may write in the chat (chosen when the room was made)")
 
 
 class TurnNotices(Strict):
@@ -196,6 +199,9 @@ class TakeBackRequest(Strict):
 class Chat(Strict):
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=MAX_CHAT)
+    name: str = Field("", max_length=MAX_NAME, pattern=PRINTABLE, description=(
+        "a spectator's name for this line, where the room allows spectators to chat (empty: 'Spectator'); a seat's "
+        "lines carry its seat's name and ignore this"))
 
 
 class Ping(Strict):
@@ -226,8 +232,8 @@ class Accepted(BaseModel):
 
 class ChatLine(BaseModel):
     type: Literal["chat"] = "chat"
-    seat: int
-    name: str
+    seat: int | None = Field(description="the seat that wrote it; null: a spectator (where the room allows it)")
+    name: str = Field(description="the seat's name, or the name a spectator gave: plain text, as `text`")
     text: str = Field(description="plain text, never markup: show it as text")
 
 

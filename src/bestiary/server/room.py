@@ -47,6 +47,7 @@ from bestiary.server.thinking import BOTS_ONLY, PEOPLE_FIRST, Thinkers, searches
 
 log = logging.getLogger("bestiary.server")
 RETRY_SECONDS = 1.0
+SPECTATOR = "Spectator"  # a spectator's chat name when they give none
 TURN_LOOKBACK = 256  # moves looked back through for the start of a turn (a longer turn starts within them)
 T = TypeVar("T")
 
@@ -68,7 +69,8 @@ class House(Protocol):
 class Room:
     def __init__(self, hub: House, code: str, game: Game, seed: int, seats: list[Seat], window_seconds: float,
                  turn_seconds: float | None = None, status: str = "waiting", result: dict[str, Any] | None = None,
-                 rematch: str | None = None, public: bool = False, rematch_of: str | None = None) -> None:
+                 rematch: str | None = None, public: bool = False, rematch_of: str | None = None,
+                 spectator_chat: bool = False) -> None:
         self.hub = hub
         self.settings = hub.settings
         self.clock = hub.settings.clock
@@ -89,6 +91,7 @@ class Room:
         self.rematch = rematch
         self.public = public  # listed in the lobby; a private room is reached only through its invite link
         self.rematch_of = rematch_of
+        self.spectator_chat = spectator_chat  # pages without a seat may write in the chat too
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.timers: list[asyncio.Task[None]] = []
@@ -105,7 +108,8 @@ class Room:
         self.closed = False  # left this worker's memory: its connections' ends must not act on it
         self.idle_since = self.clock.time()  # when last seen waiting with nobody connected
         self.chat_lines: list[protocol.ChatLine] | None = None  # the kept chat, read from the database once
-        self.chat_times: dict[int, list[float]] = {}  # each seat's recent chat lines, for the rate limit
+        # each seat's, and each spectator connection's, recent chat lines, for the rate limit
+        self.chat_times: dict[int | Connection, list[float]] = {}
         self.chat_count = 0  # the number of the next chat line (read with the kept lines)
         self.subscriptions: dict[tuple[int, Kind], Subscription] = {}  # turn notices, by seat and kind
         # (seat, the version its turn began at) of a turn in which a move was taken back: its turn clock runs
@@ -146,7 +150,7 @@ class Room:
             options=self.options, status=self.status,  # type: ignore[arg-type]
             seats=[self.presence.seat_info(s.seat) for s in self.seats], window_seconds=self.window_seconds,
             turn_seconds=self.turn_seconds, version=self.version,
-            result=self.result, rematch=self.rematch, public=self.public,
+            result=self.result, rematch=self.rematch, public=self.public, spectator_chat=self.spectator_chat,
             watching=sum(connection.seat is None for connection in self.connections))
 
     def view(self, seat: int | None, events_from: int = 0, info: protocol.RoomInfo | None = None) -> protocol.View:
@@ -286,24 +290,31 @@ class Room:
         """A line for every page's log about the table itself (not a move of the game)."""
         broadcast.to_everyone(self.connections, protocol.Notice(text=text).model_dump(mode="json"))
 
-    async def chat(self, token: str | None, text: str) -> None:
-        """A seat's chat line: kept with the room (the newest CHAT_KEPT lines), then sent to everyone, spectators
-        too. A seat sends settings.chat_burst lines in settings.chat_burst_seconds at most."""
+    async def chat(self, token: str | None, text: str, name: str = "", connection: Connection | None = None) -> None:
+        """A chat line: kept with the room (the newest CHAT_KEPT lines), then sent to everyone, spectators too. A
+        seat writes under its seat's name; a spectator (`connection`, without a seat) only where the room allows
+        it, under the `name` it gives. Each seat, and each spectator's connection, sends settings.chat_burst
+        lines in settings.chat_burst_seconds at most."""
         async with self.lock:
             seat = self.seat_of(token)
-            if seat is None:
+            writer: int | Connection
+            if seat is not None:
+                writer, line_name = seat, self.seats[seat].name or f"P{seat + 1}"
+            elif self.spectator_chat and connection is not None:
+                writer, line_name = connection, name.strip() or SPECTATOR
+            else:
                 raise ServerError("spectator", "spectators cannot chat; join a seat to talk", 403)
             now, burst, seconds = self.clock.time(), self.settings.chat_burst, self.settings.chat_burst_seconds
-            recent = [t for t in self.chat_times.get(seat, []) if now - t < seconds]
+            recent = [t for t in self.chat_times.get(writer, []) if now - t < seconds]
             if len(recent) >= burst:
                 raise ServerError("too-fast", f"at most {burst} chat lines in {seconds:g} seconds: wait a moment", 429)
             kept = await self.chat_history()
-            line = protocol.ChatLine(seat=seat, name=self.seats[seat].name or f"P{seat + 1}", text=text)
+            line = protocol.ChatLine(seat=seat, name=line_name, text=text)
             number = self.chat_count
             await self.store(self.hub.store.add_chat_line, self.code, number, seat, line.name, text,
                              protocol.CHAT_KEPT)
             self.chat_count = number + 1
-            self.chat_times[seat] = [*recent, now]
+            self.chat_times[writer] = [*recent, now]
             kept.append(line)
             del kept[:-protocol.CHAT_KEPT]
             broadcast.to_everyone(self.connections, line.model_dump(mode="json"))

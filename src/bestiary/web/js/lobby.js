@@ -123,6 +123,7 @@ async function createRoom(event) {
       game: gameSelect.value, options: readOptions(), seats,
       window_seconds: Number(document.getElementById("window").value),
       public: document.getElementById("public").checked,
+      spectator_chat: document.getElementById("spectator-chat").checked,
       turn_seconds: document.getElementById("turn-clock").value ? Number(document.getElementById("turn-clock").value) : null } });
     if (seats[0].kind === "human") {
       const name = document.getElementById("name").value.trim();

@@ -16,6 +16,10 @@ const board = document.getElementById("board");
 const turnBanner = document.getElementById("turn");
 const logList = document.getElementById("log");
 const chatList = document.getElementById("chat-lines");
+const chatName = document.getElementById("chat-name");
+const SPECTATOR = "Spectator";  // the server's name for a spectator who gave none
+const CHAT_NAME_KEY = "bestiary:chat-name";  // a spectator's chat name, offered again at the next table
+chatName.value = localStorage.getItem(CHAT_NAME_KEY) ?? "";
 const wordsBox = document.getElementById("words");
 
 let room = null;
@@ -171,10 +175,13 @@ function renderSeats() {
   const replayLink = document.getElementById("replay-link");
   replayLink.hidden = room.status === "waiting";  // a game under way can be followed live
   replayLink.href = `/room.html?code=${encodeURIComponent(code)}&replay`;
-  // the chat is kept with the room: everyone reads it, a seat writes in it
+  // the chat is kept with the room: everyone reads it, a seat writes in it, and spectators too where the room allows
+  const mayChat = seat !== null || room.spectator_chat;
   document.getElementById("chat-panel").hidden = replaying;
-  document.getElementById("chat").hidden = seat === null || replaying;
-  document.getElementById("chat-seated-only").hidden = seat !== null || replaying;
+  document.getElementById("chat").hidden = !mayChat || replaying;
+  document.getElementById("chat-name-box").hidden = seat !== null;  // a seat writes under its seat's name
+  document.getElementById("chat-seated-only").hidden = mayChat || replaying;
+  document.getElementById("chat-spectators").hidden = !room.spectator_chat || replaying;
   showWatching(room.watching ?? 0);
   document.getElementById("seat-link-box").hidden = token === null;
   showTurnNotices();
@@ -384,9 +391,13 @@ function receive(message) {
   }
 }
 
-// a chat line is text, never markup: the name and the words go in as text nodes
+// a chat line is text, never markup: the name and the words go in as text nodes; a spectator's line (seat null)
+// says so, so that no one watching passes for a player
 function chatLine(line) {
-  return el("li", { class: "chat-line" }, el("strong", {}, `${seatName(room, line.seat)}: `), line.text);
+  const name = line.seat === null ? (line.name === SPECTATOR ? SPECTATOR : `${line.name} (spectator)`)
+    : seatName(room, line.seat);
+  return el("li", { class: line.seat === null ? "chat-line spectator-line" : "chat-line" }, el("strong", {}, `${name}: `),
+    line.text);
 }
 
 function showWatching(count) {
@@ -612,7 +623,9 @@ async function start() {
     event.preventDefault();
     const input = document.getElementById("chat-text");
     if (input.value.trim() && socket?.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify({ type: "chat", text: input.value.trim() }));
+      const name = seat === null ? chatName.value.trim() : "";  // a seat's lines carry its seat's name
+      if (seat === null) localStorage.setItem(CHAT_NAME_KEY, name);
+      socket.send(JSON.stringify({ type: "chat", text: input.value.trim(), name }));
       input.value = "";
     }
   });
