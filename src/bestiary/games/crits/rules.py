@@ -1,4 +1,9 @@
-"""Crit's Creatures rules, one small function per rule (ids in docs/rules/crits-creatures.md)."""
+"""Crit's Creatures rules, one small function per rule (ids in docs/rules/crits-creatures.md).
+
+What follows each step (whose turn, which phase, the next combat, the end of a turn and of the game) is flow.py's:
+a rule here says what happened and flow decides what comes next, so that flow imports rules and never the
+reverse. The phase names live here, beside the places of a piece, for flow, state, observe and tensor alike.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ RESERVE, BOARD, EQUIPPED, DROPPED, GRAVEYARD, GONE, WAITING = range(7)
 PLACES = ("reserve", "board", "equipped", "dropped", "graveyard", "gone", "waiting")
 SIDE = 16  # pieces a side, numbered side * SIDE + slot (state.py)
 
+# the phases of play, through which flow.py moves the game
 PLACE: Final = "place"
 FIRST_ROLL: Final = "first-roll"
 TURN: Final = "turn"
@@ -69,47 +75,23 @@ def next_to_place(state: CritsState) -> int:
 
 
 def place(state: CritsState, tile: int) -> None:
-    # CRITS-18, CRITS-30, CRITS-44 (option placement="manual"): each piece on a free tile behind the red line;
-    # P1 places all of theirs, then P2.
+    # CRITS-18, CRITS-30, CRITS-44 (option placement="manual"): each piece on a free tile behind the red line.
     piece = next_to_place(state)
     state.put(piece, tile)
     state._log("place", f"{state.name(piece)} is placed on {state.game.tile_names[tile]}.", rules=("CRITS-44",))
-    if next_to_place(state) >= 0:
-        return
-    if state.player == 0:
-        state.player = 1
-    else:
-        begin(state)
-
-
-def begin(state: CritsState) -> None:
-    first = state.game.options.first_player
-    if first == "roll":
-        state.phase = FIRST_ROLL
-    else:
-        start_turn(state, int(first))
 
 
 # -- the first player --------------------------------------------------------------------------
-def roll_off(state: CritsState, value: int) -> None:
-    # CRITS-45: each player rolls a d20; the higher goes first (P2's roll never ties, see chance_outcomes).
+def roll_off(state: CritsState, value: int) -> int | None:
+    """CRITS-45: each player rolls a d20; the higher goes first (P2's roll never ties, see chance_outcomes).
+    Returns the first player once both have rolled, else None."""
     rolls = state.first_rolls
     player = 0 if rolls[0] < 0 else 1
     rolls[player] = value
     state._log_later(events.rolled_off, player, value)
     if player == 1:
-        start_turn(state, 0 if rolls[0] > rolls[1] else 1)
-
-
-def start_turn(state: CritsState, player: int) -> None:
-    state.player = player
-    state.phase = TURN
-    state.moved = 0
-    state.moves_made = 0
-    state.attacked = False
-    state.counter_used = False
-    state.king_fell_this_turn = False
-    state._log_later(events.turn_started, player, state.turn + 1)
+        return 0 if rolls[0] > rolls[1] else 1
+    return None
 
 
 # -- moving --------------------------------------------------------------------------------------
@@ -312,33 +294,13 @@ def declare_attack(state: CritsState, combats: list[Combat]) -> None:
         state._log("attack", f"{state.name(attacker)} attacks {state.name(target)} with "
                    f"{dice} {'die' if dice == 1 else 'dice'}.", rules=("CRITS-55", *kind, *reach),
                    attacker=attacker, target=target, player=state.side[attacker], card=state.piece_id(attacker))
-    open_response_window(state)
 
 
-def open_response_window(state: CritsState) -> None:
-    # CRITS-52: the defending player may use an effect "at any time"; the window opens only for a player
-    # who holds a usable effect or a Split Second card that can enter play.
-    responder = 1 - state.player
-    if state.can_respond(responder):
-        state.phase = RESPOND
-        state.actor = responder
-    else:
-        next_combat(state)
-
-
-def next_combat(state: CritsState) -> None:
-    while state.combats:
-        combat = state.combats.pop(0)
-        attacker, target = combat.attacker, combat.target
-        if state.on_board(attacker) and (state.on_board(target) or state.where[target] == DROPPED):
-            state.current = list(combat)
-            state.stage = 0
-            state.rolled = []
-            state.todo = list(state.game.attack_dice[state.card[attacker]][:combat.dice])
-            state.phase = ROLL
-            return
-    state.current = []
-    end_turn(state)
+def combat_stands(state: CritsState, combat: Combat) -> bool:
+    """Whether a declared combat still takes place: its attacker on the board, its target on the board or
+    lying there as a dropped item (a piece defeated meanwhile neither attacks nor is attacked)."""
+    attacker, target = combat.attacker, combat.target
+    return state.on_board(attacker) and (state.on_board(target) or state.where[target] == DROPPED)
 
 
 def roll_die(state: CritsState, sides: int, value: int) -> None:
@@ -348,15 +310,11 @@ def roll_die(state: CritsState, sides: int, value: int) -> None:
     if sides == 20 and value == 20:
         state.todo.append(10)
         state._log("natural-20", "A natural 20: one more d10.", rules=("CRITS-47",))
-    if state.todo:
-        return
-    if state.stage == 0:
-        finish_attack_roll(state)
-    else:
-        finish_defence_roll(state)
 
 
-def finish_attack_roll(state: CritsState) -> None:
+def finish_attack_roll(state: CritsState) -> bool:
+    """CRITS-8: the attack roll's total; an item attacked is settled at once (CRITS-32). Returns whether the
+    target is to roll to block."""
     attacker, target = state.current[0], state.current[1]
     game = state.game
     bonus = item_bonus(state, attacker, attack=True)
@@ -373,15 +331,14 @@ def finish_attack_roll(state: CritsState) -> None:
             remove(state, target, GONE)
         else:
             state._log("hold", f"{state.card_name(target)} (Def {threshold}) takes no damage.", rules=("CRITS-32",))
-        next_combat(state)
-        return
-    state.stage = 1
-    state.rolled = []
-    state.todo = list(game.defence_dice[state.card[target]])  # CRITS-9, CRITS-22
+        return False
+    return True
 
 
-def finish_defence_roll(state: CritsState) -> None:
-    attacker, target, _, is_counter = state.current
+def finish_defence_roll(state: CritsState) -> bool:
+    """CRITS-9, CRITS-10, CRITS-64: the block roll against the attack's total. Returns whether the defender
+    stands."""
+    attacker, target = state.current[0], state.current[1]
     bonus, notes = block_bonus(state, attacker, target)
     total = sum(state.rolled) + bonus
     state._log("roll", f"{state.name(target)} rolls {describe_roll(state.rolled)}{notes} = {total} to block.",
@@ -392,16 +349,18 @@ def finish_defence_roll(state: CritsState) -> None:
                    rules=("CRITS-10",), player=state.side[attacker], owner=state.side[target],
                    cards=[state.piece_id(target)])
         defeat(state, target, attacker)
-        next_combat(state)
-        return
+        return False
     # CRITS-64: a tie goes to the defender; CRITS-11, CRITS-12: it may counter-attack once per turn.
     state._log("hold", f"{total} holds against {state.attack_total}: {state.name(target)} stands.",
                rules=("CRITS-11", "CRITS-64"))
-    if not is_counter and not state.counter_used and can_counter(state, target, attacker):
-        state.phase = COUNTER
-        state.actor = state.side[target]
-        return
-    next_combat(state)
+    return True
+
+
+def may_counter(state: CritsState) -> bool:
+    """CRITS-11, CRITS-12: the defender that stood may counter-attack once per turn, never a counter-attack,
+    and only within its reach (can_counter)."""
+    attacker, target, _, is_counter = state.current
+    return not is_counter and not state.counter_used and can_counter(state, target, attacker)
 
 
 def can_counter(state: CritsState, defender: int, attacker: int) -> bool:
@@ -420,7 +379,6 @@ def counter_attack(state: CritsState) -> None:
                rules=("CRITS-11", "CRITS-12"))
     dice = len(state.game.attack_dice[state.card[target]])
     state.combats.insert(0, Combat(target, attacker, dice, 1))
-    next_combat(state)
 
 
 def item_bonus(state: CritsState, piece: int, attack: bool) -> int:
@@ -580,7 +538,6 @@ def use_effect(state: CritsState, piece: int, tile: int) -> None:
         EFFECTS.run(effect, state, piece, target=state.chosen, tile=tile)
     else:
         EFFECTS.run(effect, state, piece, target=state.board[tile])
-    after_effect(state)
 
 
 def deploy(state: CritsState, piece: int, tile: int) -> None:
@@ -590,45 +547,9 @@ def deploy(state: CritsState, piece: int, tile: int) -> None:
     state.lasts[piece] = int(lasts)
     state._log_later(events.deployed, state.name(piece), state.game.tile_names[tile], state.side[piece],
                      state.piece_id(piece))
-    after_effect(state)
-
-
-def after_effect(state: CritsState) -> None:
-    state.chosen = -1
-    state.actor = -1
-    if state.combats:
-        next_combat(state)
-    else:
-        state.phase = TURN
 
 
 # -- the end of a turn ---------------------------------------------------------------------------
-def end_turn(state: CritsState) -> None:
-    player = state.player
-    state.moved_last[player] = state.moved
-    expire_split_seconds(state, player)
-    # CRITS-41, CRITS-60: three consecutive turns of your own without a King lose the game.
-    if state.king[player] < 0 and fell_this_turn_counts(state):
-        state.kingless[player] += 1
-        left = KINGLESS_TURNS_TO_LOSE - state.kingless[player]
-        if left <= 0:
-            finish(state, 1 - player, f"{seat(player)} has had no King for {KINGLESS_TURNS_TO_LOSE} turns",
-                   ("CRITS-41", "CRITS-60"))
-            return
-        state._log_later(events.kingless, player, left)
-    elif state.king[player] < 0:
-        state._log_later(events.king_fell_this_turn, player, KINGLESS_TURNS_TO_LOSE)
-    else:
-        state.kingless[player] = 0
-    state.turn += 1
-    # CRITS-66: the turn limit ends the game in a draw.
-    if state.turn >= state.game.options.turn_limit:
-        finish(state, DRAW, f"the turn limit of {state.game.options.turn_limit} turns is reached", ("CRITS-66",),
-               "turn limit")
-        return
-    start_turn(state, 1 - player)
-
-
 def fell_this_turn_counts(state: CritsState) -> bool:
     """CRITS-41, CRITS-60: the three turns are the owner's turns after the fall, so a turn in which the owner's
     own King fell (to a counter-attack) does not count; option kingless_turns="with-fall" counts it."""
@@ -652,12 +573,3 @@ def expire_split_seconds(state: CritsState, player: int) -> None:
 def remove_from_graveyard(state: CritsState, piece: int) -> None:
     if state.where[piece] == GRAVEYARD:
         state.where[piece] = GONE
-
-
-def finish(state: CritsState, winner: int, reason: str, rules: tuple[str, ...], ending: str = "decided") -> None:
-    """`ending`: "turn limit" where the limit ended the game, else "decided" (for the analysis)."""
-    state.phase = OVER
-    state.winner = winner
-    state.reason = reason
-    text = "The game is a draw" if winner == DRAW else f"{seat(winner)} wins"
-    state._log("over", f"{text}: {reason}.", rules=rules, winner=winner, ending=ending)

@@ -201,7 +201,7 @@ class CritsState(StateFields, State):
             state.phase = rules.PLACE
             state.player = 0
         else:
-            rules.begin(state)
+            flow.begin(state)
         return state
 
     def place_army(self, player: int, king: int) -> None:
