@@ -249,7 +249,7 @@ class Game(ABC):
         # A game is its class and options: pickling rebuilds it from them (card tables may hold functions),
         # and unpickling in this process finds this very game, whose actions the states hold.
         options = self.options.model_dump_json()
-        _UNPICKLED_GAMES.setdefault((type(self), options), self)
+        _UNPICKLED_GAMES[(type(self), options)] = self  # the latest pickled: its states come back to it
         return _unpickle_game, (type(self), options)
 
     # -- what a subclass provides -------------------------------------------------------------
