@@ -31,8 +31,8 @@ from gymnasium.vector import VectorEnv
 from bestiary.rl.batched import BatchedVectorEnv
 from bestiary.rl.vector import BestiaryVectorEnv
 
-# The heuristic's mean return against one random opponent, both seats alike (600 seeded games of the scalar
-# engine each, docs/rl.md), with the half-width of its 95% interval.
+# The heuristic's mean return against one random opponent, both seats alike (seeded games of the scalar
+# engine: 600 of critter capture, 400 of Cube Creatures; docs/rl.md), with the half-width of its 95% interval.
 HEURISTIC_AGAINST_RANDOM = {"critter-capture": (0.871, 0.014), "cube-creatures": (0.965, 0.018)}
 
 
@@ -155,16 +155,20 @@ def evaluate(learner: Learner, game: str, games: int, seed: int) -> tuple[float,
 
 
 def rollout(learner: Learner, envs: list[VectorEnv], state: list[tuple[np.ndarray, dict[str, Any]]],
-            ended: list[np.ndarray], length: int) -> tuple[np.ndarray, ...]:
+            ended: list[np.ndarray], length: int) -> tuple[tuple[np.ndarray, ...], float]:
     """`length` steps of every game; returns the decisions made (observations, masks, actions, their
-    log-probabilities, advantages and returns), the steps that only deal a new game left out."""
+    log-probabilities, advantages and returns; the steps that only deal a new game left out) and the wall
+    seconds spent in the environments' `step`."""
     record: list[list[np.ndarray]] = [[] for _ in range(8)]
+    stepping = 0.0
     for _ in range(length):
         for seat, env in enumerate(envs):
             observations, infos = state[seat]
             masks = playable(infos["action_mask"])
             actions, logs, values = learner.sample(observations, masks)
+            began = time.perf_counter()
             next_observations, rewards, terminated, _, next_infos = env.step(actions)
+            stepping += time.perf_counter() - began
             # Next-step autoreset: the step after a game's end deals the next game and is no decision.
             for store, part in zip(record, (observations, masks, actions, logs, values, rewards, terminated,
                                             ~ended[seat]), strict=True):
@@ -185,13 +189,13 @@ def rollout(learner: Learner, envs: list[VectorEnv], state: list[tuple[np.ndarra
     returns = advantages + values
     used = decided.reshape(-1)
     return tuple(part.reshape(-1, *part.shape[2:])[used] for part in
-                 (observations, masks, actions, logs, advantages, returns))
+                 (observations, masks, actions, logs, advantages, returns)), stepping
 
 
 def train(make: Callable[[int, int], VectorEnv], args: argparse.Namespace,
-          ) -> tuple[Learner, tuple[float, float], float, int, float]:
+          ) -> tuple[Learner, tuple[float, float], float, int, float, float]:
     """Train until the target or the budget; returns (the learner, its last evaluation, training wall seconds,
-    learner steps, training CPU seconds)."""
+    learner steps, training CPU seconds, wall seconds of them in the environment's `step`)."""
     envs = [make(args.games // 2, seat) for seat in (0, 1)]
     state = [env.reset(seed=args.seed + 10_000 * seat) for seat, env in enumerate(envs)]
     ended = [np.zeros(args.games // 2, bool) for _ in envs]
@@ -199,20 +203,22 @@ def train(make: Callable[[int, int], VectorEnv], args: argparse.Namespace,
     observation_space, action_space = envs[0].single_observation_space, envs[0].single_action_space
     assert observation_space.shape is not None and isinstance(action_space, spaces.Discrete)
     learner = Learner(observation_space.shape[0], int(action_space.n), args, rng)
-    wall = cpu = 0.0
+    wall = cpu = stepping = 0.0
     steps = 0
     score = evaluate(learner, args.game, args.eval_games, args.eval_seed)
     while score[0] < args.target and wall < args.budget:
         began, began_cpu = time.perf_counter(), time.process_time()
         for _ in range(args.updates_between_evaluations):
-            learner.update(*rollout(learner, envs, state, ended, args.rollout))
+            decisions, seconds = rollout(learner, envs, state, ended, args.rollout)
+            learner.update(*decisions)
+            stepping += seconds
             steps += args.games * args.rollout
         wall += time.perf_counter() - began
         cpu += time.process_time() - began_cpu
         score = evaluate(learner, args.game, args.eval_games, args.eval_seed)
         print(f"    {steps:>10,} learner steps, {wall:6.1f} s: greedy policy scores {score[0]:.3f} ± {score[1]:.3f}",
               flush=True)
-    return learner, score, wall, steps, cpu
+    return learner, score, wall, steps, cpu, stepping
 
 
 def main() -> None:
@@ -249,15 +255,15 @@ def main() -> None:
     results = {}
     for name, make in runs.items():
         print(f"{name}: training to {args.target} against random opponents on {args.game}, {args.games} games")
-        learner, score, wall, steps, cpu = train(make, args)
+        learner, score, wall, steps, cpu, stepping = train(make, args)
         confirmed = evaluate(learner, args.game, args.confirm_games, args.confirm_seed)
-        results[name] = score, confirmed, wall, steps, cpu
+        results[name] = score, confirmed, wall, steps, cpu, stepping
     print(f"\nheuristic against random: {heuristic:.3f} ± {heuristic_half:.3f}; the target: {args.target}")
     print(f"\n{'environment':<36}{'score':>7}{'fresh games':>16}{'learner steps':>15}{'training s':>12}{'CPU s':>8}"
-          "  target")
-    for name, (score, confirmed, wall, steps, cpu) in results.items():
+          f"{'in step s':>11}  target")
+    for name, (score, confirmed, wall, steps, cpu, stepping) in results.items():
         print(f"{name:<36}{score[0]:>7.3f}{confirmed[0]:>9.3f} ± {confirmed[1]:.3f}{steps:>15,}{wall:>12.1f}"
-              f"{cpu:>8.1f}  {'reached' if score[0] >= args.target else 'not reached'}")
+              f"{cpu:>8.1f}{stepping:>11.1f}  {'reached' if score[0] >= args.target else 'not reached'}")
 
 
 if __name__ == "__main__":
