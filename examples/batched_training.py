@@ -4,6 +4,9 @@
     python examples/batched_training.py                      # several minutes
     python examples/batched_training.py --budget 20          # a quick look
 
+The networks are small: with OPENBLAS_NUM_THREADS=1 numpy does not spread (and spin) each product over
+threads, which on a busy machine costs more than it saves.
+
 A CleanRL-style PPO in numpy alone learns a two-player game (critter capture unless `--game` says otherwise)
 against uniformly random opponents: a policy and a value network of one tanh hidden layer each, the action
 mask applied to the policy's scores, rollouts of `--rollout` steps in `--games` games at once (half with the
@@ -244,6 +247,7 @@ def main() -> None:
     parser.add_argument("--confirm-games", type=int, default=4096)
     parser.add_argument("--confirm-seed", type=int, default=2_000_000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engines", choices=("both", "batched", "python"), default="both")
     args = parser.parse_args()
     heuristic, heuristic_half = HEURISTIC_AGAINST_RANDOM[args.game]
     if args.target is None:
@@ -254,6 +258,8 @@ def main() -> None:
             lambda n, seat: BestiaryVectorEnv(args.game, num_envs=n, players=2, seat=seat)}
     results = {}
     for name, make in runs.items():
+        if args.engines != "both" and args.engines not in name.lower():
+            continue
         print(f"{name}: training to {args.target} against random opponents on {args.game}, {args.games} games")
         learner, score, wall, steps, cpu, stepping = train(make, args)
         confirmed = evaluate(learner, args.game, args.confirm_games, args.confirm_seed)
