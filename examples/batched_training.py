@@ -1,7 +1,7 @@
 """Does the batched engine pay in training? The same learner on the batched and on the Python engine.
 
     pip install -e '.[rl]'
-    python examples/batched_training.py                      # several minutes
+    python examples/batched_training.py                      # up to ten minutes and more
     python examples/batched_training.py --budget 20          # a quick look
 
 The networks are small: with OPENBLAS_NUM_THREADS=1 numpy does not spread (and spin) each product over
@@ -229,7 +229,7 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(HEURISTIC_AGAINST_RANDOM), default="critter-capture")
     parser.add_argument("--target", type=float, help="mean return against random to reach (default: the "
                         "heuristic's)")
-    parser.add_argument("--budget", type=float, default=600.0, help="training seconds at most, per run")
+    parser.add_argument("--budget", type=float, default=300.0, help="training seconds at most, per run")
     parser.add_argument("--games", type=int, default=256, help="games stepped together (half at each seat)")
     parser.add_argument("--rollout", type=int, default=32, help="steps per rollout")
     parser.add_argument("--updates-between-evaluations", type=int, default=10)
