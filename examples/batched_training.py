@@ -4,9 +4,6 @@
     python examples/batched_training.py                      # up to ten minutes and more
     python examples/batched_training.py --budget 20          # a quick look
 
-The networks are small: with OPENBLAS_NUM_THREADS=1 numpy does not spread (and spin) each product over
-threads, which on a busy machine costs more than it saves.
-
 A CleanRL-style PPO in numpy alone learns a two-player game (critter capture unless `--game` says otherwise)
 against uniformly random opponents: a policy and a value network of one tanh hidden layer each, the action
 mask applied to the policy's scores, rollouts of `--rollout` steps in `--games` games at once (half with the
@@ -18,6 +15,10 @@ code for both environments; only the environment differs: `BatchedVectorEnv` (th
 time), and a run stops when it scores `--target` (by default the heuristic's score against random) or its
 training time reaches `--budget` seconds. A policy that stops at the target is then scored again on
 `--confirm-games` games it was never measured on, as the first evaluation to reach the target flatters it.
+
+The networks are small: run it with OPENBLAS_NUM_THREADS=1, so that numpy does not spread (and spin) each
+product over threads, which on a busy machine costs more than it saves. `--engines batched` trains on the
+batched engine alone.
 """
 
 from __future__ import annotations
