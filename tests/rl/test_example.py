@@ -36,13 +36,14 @@ def test_training_example_trains_and_evaluates() -> None:
 
 def test_batched_training_example_trains_on_both_engines_and_reports() -> None:
     out = subprocess.run([sys.executable, str(BATCHED_TRAINING), "--budget", "0.5", "--games", "8", "--rollout", "30",
-                          "--eval-games", "8", "--updates-between-evaluations", "1"],
+                          "--eval-games", "8", "--confirm-games", "8", "--updates-between-evaluations", "1"],
                          capture_output=True, text=True, check=True, timeout=300)
     table = out.stdout.split("\nenvironment", 1)[1].splitlines()[1:]
     rows = {line[:36].strip(): line[36:].split() for line in table if line.strip()}
     assert set(rows) == {"BatchedVectorEnv (batched engine)", "BestiaryVectorEnv (Python engine)"}
-    for score, steps, *_ in rows.values():
-        assert 0.0 <= float(score) <= 1.0 and int(steps.replace(",", "")) > 0
+    for score, fresh, plus_minus, half, steps, *_ in rows.values():
+        assert 0.0 <= float(score) <= 1.0 and 0.0 <= float(fresh) <= 1.0 and plus_minus == "±" and float(half) >= 0
+        assert int(steps.replace(",", "")) > 0
 
 
 def test_maskable_ppo_example_clones_trains_evaluates_and_saves(tmp_path: Path) -> None:
