@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import bestiary
 from bestiary.agents import SeatView, make_agent
 from tests.rl.games import RL_EXTRA
 
@@ -34,16 +35,85 @@ def test_training_example_trains_and_evaluates() -> None:
         assert all(0.0 <= float(s) <= 1.0 for s in scores)
 
 
-def test_batched_training_example_trains_on_both_engines_and_reports() -> None:
+def test_batched_training_example_trains_on_both_engines_reports_and_plots(tmp_path: Path) -> None:
+    picture = tmp_path / "curves.png"
     out = subprocess.run([sys.executable, str(BATCHED_TRAINING), "--budget", "0.5", "--games", "8", "--rollout", "30",
-                          "--eval-games", "8", "--confirm-games", "8", "--updates-between-evaluations", "1"],
+                          "--eval-games", "8", "--confirm-games", "8", "--final-games", "8",
+                          "--updates-between-evaluations", "1", "--plot", str(picture)],
                          capture_output=True, text=True, check=True, timeout=300)
-    table = out.stdout.split("\nenvironment", 1)[1].splitlines()[1:]
+    assert "with card counts" in out.stdout
+    assert picture.read_bytes().startswith(b"\x89PNG") and f"learning curves drawn in {picture}" in out.stdout
+    table = out.stdout.split("\nenvironment", 1)[1].split("\nlearning curves", 1)[0].splitlines()[1:]
     rows = {line[:36].strip(): line[36:].split() for line in table if line.strip()}
     assert set(rows) == {"BatchedVectorEnv (batched engine)", "BestiaryVectorEnv (Python engine)"}
-    for score, fresh, plus_minus, half, steps, *_ in rows.values():
-        assert 0.0 <= float(score) <= 1.0 and 0.0 <= float(fresh) <= 1.0 and plus_minus == "±" and float(half) >= 0
+    assert all(line.endswith(("  reached", "  not reached")) for line in table if line.strip())
+    for last, confirmed, final, plus_minus, half, steps, *_ in rows.values():
+        assert 0.0 <= float(last) <= 1.0 and 0.0 <= float(final) <= 1.0 and plus_minus == "±" and float(half) >= 0
+        assert confirmed == "n/a" or 0.0 <= float(confirmed) <= 1.0
         assert int(steps.replace(",", "")) > 0
+
+
+def batched_training_example() -> Any:
+    spec = importlib.util.spec_from_file_location("batched_training", BATCHED_TRAINING)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def counted_from_the_observation(observation: dict[str, Any], faces: dict[str, dict[str, Any]]) -> list[float]:
+    """The example's card counts worked out again, card by card, from the observation dict and the faces."""
+    colours, attributes = ("fish", "bird", "mammal", "other"), ("commonness", "size")
+    active = observation["active_card"]
+    stacked = len(observation["under_active"]) / 10
+    unseen = {colour: [faces[card] for card in observation["unseen"][colour]] for colour in colours}
+
+    def outcome(card: dict[str, Any], attribute: str) -> str:
+        kind, colour = card["ability"].rsplit(" ", 1)
+        if colour == active["colour"]:
+            return {"capture": "beat", "block": "block", "trapped by": "lose to"}[kind]
+        if card[attribute] == active[attribute]:
+            return "tie"
+        return "beat" if card[attribute] > active[attribute] else "lose to"
+
+    counts = [len(unseen[colour]) / 12 for colour in colours]
+    counts += [sum(c[a] for c in unseen[colour]) / max(len(unseen[colour]), 1) / 10
+               for colour in colours for a in attributes]
+    counts += [active[a] / 10 if active else 0.0 for a in attributes]
+    counts += [float(bool(active) and active["colour"] == colour) for colour in colours] + [stacked]
+    shares = {(colour, a, o): (sum(outcome(c, a) == o for c in unseen[colour]) / max(len(unseen[colour]), 1)
+                               if active else 0.0)
+              for colour in colours for a in attributes for o in ("beat", "lose to", "block", "tie")}
+    counts += list(shares.values())
+    pool = [card for cards in unseen.values() for card in cards]
+    counts += [sum(c[a] < active[a] for c in pool) / max(len(pool), 1) if active else 0.0 for a in attributes]
+    counts += [shares[colour, a, "beat"] * stacked for colour in colours for a in attributes]
+    return counts
+
+
+def test_the_card_counts_are_what_the_observation_shows_at_every_step_of_random_games() -> None:
+    example = batched_training_example()
+    counts = example.CardCounts()
+    assert counts.size == len(counts.names()) == len(counted_from_the_observation(
+        {"active_card": None, "under_active": [], "unseen": {colour: [] for colour in example.COLOURS}}, {}))
+    faces = {card["id"]: card for card in counts.card_file("starter:eastern-woodlands.toml")}
+    game = bestiary.load_game("critter-capture", players=2)
+    rng = random.Random(3)
+    steps = 0
+    for seed in range(4):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance_outcome(rng))
+                continue
+            for viewer in (0, 1):
+                got = counts(state.observation_tensor(viewer)[None])[0]
+                expected = counted_from_the_observation(state.observation(viewer), faces)
+                assert np.allclose(got, expected, atol=1e-6), (state.observation(viewer)["phase"], viewer)
+            player = state.current_player()
+            state.apply_action(rng.choice(state.legal_actions(player)), player)
+            steps += 1
+    assert steps > 100
 
 
 def test_maskable_ppo_example_clones_trains_evaluates_and_saves(tmp_path: Path) -> None:
