@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bestiary
-from bestiary.core.api import State
 from tests.rl.games import RL_EXTRA
 
 pytest.importorskip("gymnasium", reason=RL_EXTRA)
@@ -18,58 +17,7 @@ import gymnasium
 
 from bestiary.rl.batched import BatchedVectorEnv, Streams, kth_true, stream_draw
 from bestiary.rl.vector import BestiaryVectorEnv
-
-
-class ScalarGame:
-    """One game on the scalar engine (CritterState), its chance and random seats drawn from the stream that
-    `BatchedVectorEnv` gives the game's seed: what the batch must reproduce."""
-
-    def __init__(self, game: bestiary.Game, seat: int, seed: int) -> None:
-        self.game, self.seat, self.seed, self.counter = game, seat, seed, 0
-        self.table = game.player_action_table()
-        self.ended = False
-        self.deal()
-
-    def draw(self, count: int) -> int:
-        k = stream_draw(self.seed, self.counter, count)
-        self.counter += 1
-        return k
-
-    def deal(self) -> None:
-        self.state: State = self.game.new_initial_state(seed=0)
-        self.play_others()
-
-    def play_chance(self) -> None:
-        while self.state.is_chance_node():
-            outcomes = self.state.chance_outcomes()
-            self.state.apply_action(outcomes[self.draw(len(outcomes))][0])
-
-    def play_others(self) -> None:
-        self.play_chance()
-        while not self.state.is_terminal() and self.state.current_player() != self.seat:
-            player = self.state.current_player()
-            legal = sorted(a.index for a in self.state.legal_actions(player))
-            self.state.apply_action(self.table[legal[self.draw(len(legal))]], player)
-            self.play_chance()
-
-    def mask(self) -> np.ndarray:
-        mask = np.zeros(len(self.table), bool)
-        if not self.state.is_terminal() and not self.ended:
-            mask[[a.index for a in self.state.legal_actions(self.seat)]] = True
-        return mask
-
-    def step(self, action: int) -> tuple[float, bool]:
-        if self.ended:  # next-step autoreset
-            self.ended = False
-            self.deal()
-            return 0.0, False
-        if not self.mask()[action] if 0 <= action < len(self.table) else True:
-            self.ended = True
-            return -1.0, True
-        self.state.apply_action(self.table[action], self.seat)
-        self.play_others()
-        self.ended = self.state.is_terminal()
-        return float(self.state.returns()[self.seat]), self.ended
+from tests.rl.scalar_twin import ScalarTwin, step_alike
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -82,7 +30,7 @@ def test_the_batch_steps_exactly_as_the_scalar_engine(players: int, num_envs: in
     seat = data.draw(st.integers(0, players - 1), label="seat")
     game = bestiary.load_game("critter-capture", **options)
     batch = BatchedVectorEnv(game, num_envs=num_envs, seat=seat)
-    scalars = [ScalarGame(game, seat, seed + i) for i in range(num_envs)]
+    scalars = [ScalarTwin(game, seat, seed + i) for i in range(num_envs)]
     observations, infos = batch.reset(seed=seed)
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32), label="learner"))
     ended = 0
@@ -93,12 +41,9 @@ def test_the_batch_steps_exactly_as_the_scalar_engine(players: int, num_envs: in
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in infos["action_mask"]])
         if rng.random() < 0.01:  # now and then an illegal action, which ends that game's episode
             actions[0] = rng.integers(-1, 7)
-        observations, rewards, terminated, truncated, infos = batch.step(actions)
-        expected = [scalar.step(int(a)) for scalar, a in zip(scalars, actions, strict=True)]
-        assert rewards.tolist() == [r for r, _ in expected]
-        assert terminated.tolist() == [t for _, t in expected]
-        assert not truncated.any()
-        ended += int(terminated.sum())
+        stepped = batch.step(actions)
+        observations, infos = stepped[0], stepped[4]
+        ended += step_alike(stepped, scalars, actions)
     assert ended or players > 2 or ecoregions > 1  # short games end within the steps played: autoreset is covered
 
 

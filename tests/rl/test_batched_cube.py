@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bestiary
-from bestiary.core.api import State
 from bestiary.core.chance import ShuffleSource
 from tests.rl.games import RL_EXTRA
 
@@ -23,7 +22,8 @@ pytest.importorskip("gymnasium", reason=RL_EXTRA)
 import gymnasium
 
 from bestiary.games.cube.batch import KERNEL_ARRAYS, CubeBatch, kernel
-from bestiary.rl.batched import BatchedVectorEnv, Streams, stream_draw
+from bestiary.rl.batched import BatchedVectorEnv, Streams
+from tests.rl.scalar_twin import ScalarTwin, step_alike
 
 BUILT = kernel() is not None or bool(os.environ.get("BESTIARY_REQUIRE_COMPILED"))
 NOT_IN_USE = "the kernel is not in use (not built, or BESTIARY_PURE_PYTHON)"
@@ -39,56 +39,10 @@ def batched_env(game: bestiary.Game, num_envs: int, seat: int, compiled: bool) -
     return env
 
 
-class ScalarCube:
-    """One game on the scalar engine (CubeState): its shuffle seed, die rolls and random seats drawn from the
-    stream that `BatchedVectorEnv` gives the game's seed: what the batch must reproduce."""
+class ScalarCube(ScalarTwin):
+    """One game on the scalar engine (CubeState), its shuffle seed drawn from its stream first."""
 
-    def __init__(self, game: bestiary.Game, seat: int, seed: int) -> None:
-        self.game, self.seat, self.seed, self.counter = game, seat, seed, 0
-        self.table = game.player_action_table()
-        self.ended = False
-        self.deal()
-
-    def draw(self, count: int) -> int:
-        k = stream_draw(self.seed, self.counter, count)
-        self.counter += 1
-        return k
-
-    def deal(self) -> None:
-        self.state: State = self.game.new_initial_state(seed=self.draw(1 << 53))
-        self.play_others()
-
-    def play_chance(self) -> None:
-        while self.state.is_chance_node():
-            outcomes = self.state.chance_outcomes()
-            self.state.apply_action(outcomes[self.draw(len(outcomes))][0])
-
-    def play_others(self) -> None:
-        self.play_chance()
-        while not self.state.is_terminal() and self.state.current_player() != self.seat:
-            player = self.state.current_player()
-            legal = sorted(a.index for a in self.state.legal_actions(player))
-            self.state.apply_action(self.table[legal[self.draw(len(legal))]], player)
-            self.play_chance()
-
-    def mask(self) -> np.ndarray:
-        mask = np.zeros(len(self.table), bool)
-        if not self.state.is_terminal() and not self.ended:
-            mask[[a.index for a in self.state.legal_actions(self.seat)]] = True
-        return mask
-
-    def step(self, action: int) -> tuple[float, bool]:
-        if self.ended:  # next-step autoreset
-            self.ended = False
-            self.deal()
-            return 0.0, False
-        if not self.mask()[action] if 0 <= action < len(self.table) else True:
-            self.ended = True
-            return -1.0, True
-        self.state.apply_action(self.table[action], self.seat)
-        self.play_others()
-        self.ended = self.state.is_terminal()
-        return float(self.state.returns()[self.seat]), self.ended
+    shuffle_seed_from_stream = True
 
 
 def play_along(options: dict[str, object], seat: int, num_envs: int, seed: int, learner: int, steps: int,
@@ -107,12 +61,9 @@ def play_along(options: dict[str, object], seat: int, num_envs: int, seed: int, 
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in infos["action_mask"]])
         if rng.random() < 0.01:  # now and then an illegal action, which ends that game's episode
             actions[0] = rng.integers(-1, 30)
-        observations, rewards, terminated, truncated, infos = batch.step(actions)
-        expected = [scalar.step(int(a)) for scalar, a in zip(scalars, actions, strict=True)]
-        assert rewards.tolist() == [r for r, _ in expected]
-        assert terminated.tolist() == [t for _, t in expected]
-        assert not truncated.any()
-        ended += int(terminated.sum())
+        stepped = batch.step(actions)
+        observations, infos = stepped[0], stepped[4]
+        ended += step_alike(stepped, scalars, actions)
     return ended
 
 
@@ -184,8 +135,8 @@ def test_self_play_through_the_engine_gives_every_seat_its_decisions(compiled: b
     engine.reset(games, streams)
     scalars = [ScalarCube.__new__(ScalarCube) for _ in range(n)]
     for i, scalar in enumerate(scalars):  # the same games on the scalar engine, every seat chosen alike
-        scalar.seed, scalar.counter = i, 0
-        scalar.state = game.new_initial_state(seed=scalar.draw(1 << 53))
+        scalar.game, scalar.seed, scalar.counter = game, i, 0
+        scalar.state = scalar.new_state()
     while not engine.terminal.all():
         seats = engine.current_player
         observations, masks = engine.observation(np.maximum(seats, 0)), engine.legal_mask()
