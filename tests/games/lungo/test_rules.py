@@ -142,3 +142,32 @@ def test_discreet_grabs_keep_every_state_sound() -> None:
         state = checked_playout(game, seed)
         assert any("discreetly" in e.text for e in state.all_events())
         assert state.is_terminal() and sorted(state.returns()) == [-1.0, 0.0, 1.0]
+
+
+def test_a_draw_names_the_rule_that_drew_it() -> None:
+    # A card drawn by an action card's effect (Forage) names LUNGO-63; one drawn as a battle's winnings names
+    # LUNGO-73; the turn's draw LUNGO-30 and the deal LUNGO-24.
+    game = bestiary.load_game("creatures-of-lungo", players=3)
+    expected = {"deal": ("LUNGO-24",), "turn": ("LUNGO-30",), "effect": ("LUNGO-63",), "winnings": ("LUNGO-73",)}
+    seen = set()
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance_outcome(rng))
+            else:
+                player = rng.choice(state.players_to_act())
+                state.apply_action(rng.choice(state.legal_actions(player)), player)
+        because = "deal"
+        for event in state.events():
+            if event.kind == "turn":
+                because = "turn"
+            elif event.kind in ("play", "respond"):
+                because = "effect"
+            elif event.kind in ("winnings", "battle-won"):
+                because = "winnings"
+            elif event.kind == "draw":
+                assert event.rules == expected[because], (seed, event.text, because)
+                seen.add(because)
+    assert seen == set(expected)  # the random games drew in every way

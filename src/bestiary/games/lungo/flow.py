@@ -34,6 +34,7 @@ from bestiary.games.lungo.phases import (
     TURN_DRAW_JOB,
     TURN_ENDS,
     UNSEEN,
+    WINNINGS_DRAW,
     Job,
     Phase,
 )
@@ -42,7 +43,15 @@ if TYPE_CHECKING:
     from bestiary.games.lungo.state import LungoState
 
 # The rules by which a card is drawn into a hand, by the job that draws it.
-DRAW_RULES = {DEAL: ("LUNGO-24",), TURN_DRAW_JOB: ("LUNGO-30",), DRAW: ("LUNGO-63", "LUNGO-73")}
+DRAW_RULES = {DEAL: ("LUNGO-24",), TURN_DRAW_JOB: ("LUNGO-30",)}
+# A draw job comes from an action card's effect (LUNGO-63) or from a battle's winnings (LUNGO-73).
+WINNINGS_DRAW_RULES, EFFECT_DRAW_RULES = ("LUNGO-73",), ("LUNGO-63",)
+
+
+def draw_rules(state: LungoState, job: int) -> tuple[str, ...]:
+    if job != DRAW:
+        return DRAW_RULES[job]
+    return WINNINGS_DRAW_RULES if state.phase == WINNINGS_DRAW else EFFECT_DRAW_RULES
 
 TARGETED = frozenset({"steal", "swap-hands", "discard-random", "pass-affliction"})
 
@@ -105,9 +114,10 @@ def take_into_hand(state: LungoState, player: int, card: int, job: int) -> None:
             state.jobs.insert(0, Job(DEAL, player))
         return
     state.hands[player].append(card)
-    state._log_later(events.drew, player, DRAW_RULES[job])
+    rules = draw_rules(state, job)
+    state._log_later(events.drew, player, rules)
     exposure = "dealt" if job == DEAL else "drawn"
-    state._log_later(events.drew_privately, game, player, card, DRAW_RULES[job], exposure)
+    state._log_later(events.drew_privately, game, player, card, rules, exposure)
 
 
 def apply_draw(state: LungoState, card: int) -> None:
