@@ -50,13 +50,22 @@ def jumps_by_clicking(page: Page, name: str) -> None:
     page.wait_for_selector(".review-graph")
     before = step_shown(page)
     marked = page.locator(".review-error, .review-luck").first
+    marked.scroll_into_view_if_needed()
+    # the board's top in sight (scrolled to, it stands at 0 give or take a subpixel)
+    board_top_seen = "() => { const top = document.getElementById('board').getBoundingClientRect().top; " \
+                     "return top > -2 && top < window.innerHeight; }"
+    # the graph stands below the board, whose top is then out of sight on a phone
+    assert not page.evaluate(board_top_seen) or name != "phone"
     marked.click()
     page.wait_for_function("b => document.getElementById('step').innerText !== b", arg=before)
     moved = step_shown(page)
     # the replay shows the decision the mark names, and the graph marks where the replay is
     assert moved != before and f"{moved.split(' of ')[0].capitalize()}:" in str(marked.get_attribute("aria-label"))
     assert page.get_attribute(".review-now", "visibility") == "visible"
+    # the board shows the move: where it was out of sight above the graph (a phone), the page scrolls up to it
+    page.wait_for_function(board_top_seen)
     photograph(page, f"{name}-jumped")
+    page.screenshot(path=f"/tmp/review-web-{name}-jumped-in-view.png")  # what the reader sees after the jump
     graph = page.locator(".review-graph")
     box = graph.bounding_box()
     assert box is not None

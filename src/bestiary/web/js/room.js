@@ -306,7 +306,17 @@ function render() {
 function offerReview() {
   review = mountReview(document.getElementById("review-panel"), { code, token, room, live: !replaying,
     offer: document.getElementById("review-banner"),
-    jump: showStep, replayUrl: `/room.html?code=${encodeURIComponent(code)}&replay` });
+    jump: showReviewedStep, replayUrl: `/room.html?code=${encodeURIComponent(code)}&replay` });
+}
+
+// A move picked on the review's graph shows on the board; where the board's top is out of sight (on a phone
+// the board stands above the graph), the page scrolls up to it.
+async function showReviewedStep(step) {
+  await showStep(step);
+  const top = board.getBoundingClientRect().top;
+  if (top > -2 && top < window.innerHeight) return;  // in sight (to a subpixel)
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  board.scrollIntoView({ block: "start", behavior: still ? "instant" : "smooth" });
 }
 
 // The table in words: the board and the hands listed as sentences, with every move as a button, in place of
@@ -559,7 +569,7 @@ async function showDecision(index) {
 // The replay's stop that shows the position after the move at `step` (and the draws and rolls it caused).
 function showStep(step) {
   const index = decisions.findIndex((applied) => applied > step);
-  showDecision(index === -1 ? decisions.length - 1 : index);
+  return showDecision(index === -1 ? decisions.length - 1 : index);
 }
 
 function toggleAutoplay() {
