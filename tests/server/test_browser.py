@@ -25,6 +25,7 @@ from bestiary.server.settings import Settings  # noqa: E402
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "server"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
@@ -38,6 +39,15 @@ def free_port() -> int:
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serving(tmp_path_factory.mktemp("browser") / "bestiary.sqlite3", Settings(bot_delay=0.05,
                                                                                          reaction_scale=0.5))
+
+
+def serving_errand(folder: Path, settings: Settings) -> Iterator[str]:
+    """`serving` with the server tests' toy game Errand registered (tests/server/errand.py)."""
+    from bestiary.core.registry import register_game
+    from tests.server.errand import Errand
+
+    register_game(Errand)
+    yield from serving(folder / "bestiary.sqlite3", settings)
 
 
 def serving(database: Path, settings: Settings) -> Iterator[str]:

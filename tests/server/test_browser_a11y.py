@@ -22,11 +22,10 @@ AXE_SCRIPT = require_axe()
 
 from bestiary.server.settings import Settings  # noqa: E402
 from tests.server import test_browser  # noqa: E402
-from tests.server.test_browser import PHONE, serving  # noqa: E402
+from tests.server.test_browser import DESKTOP, PHONE, serving  # noqa: E402
 
 Page = playwright_api.Page
 browser = test_browser.browser
-DESKTOP = {"width": 1280, "height": 800}
 GAMES = ["critter-capture", "cube-creatures", "creatures-of-lungo", "crits-creatures"]
 SERIOUS = ("serious", "critical")
 # small, quick tables: one human against the computer, to the end in a few dozen moves

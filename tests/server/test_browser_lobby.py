@@ -20,9 +20,8 @@ playwright_api = require_browser()
 
 from bestiary.server.settings import Settings  # noqa: E402
 from tests.server import test_browser  # noqa: E402
-from tests.server.test_browser import PHONE, serving  # noqa: E402
+from tests.server.test_browser import DESKTOP, PHONE, serving  # noqa: E402
 
-DESKTOP = {"width": 1280, "height": 800}
 PAGE = 20  # rooms the lobby page asks for at a time (js/lobby.js)
 ROOMS = 45  # more than two pages: one address makes them all, so its bound on waiting rooms is raised
 GAMES = ["critter-capture", "cube-creatures", "creatures-of-lungo"]

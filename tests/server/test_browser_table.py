@@ -21,9 +21,8 @@ playwright_api = require_browser()
 
 from bestiary.server.settings import Settings  # noqa: E402
 from tests.server import test_browser  # noqa: E402
-from tests.server.test_browser import PHONE, serving, shot  # noqa: E402
+from tests.server.test_browser import DESKTOP, PHONE, serving, shot  # noqa: E402
 
-DESKTOP = {"width": 1280, "height": 800}
 GRACE = 30.0  # long enough that only the hand-over button gives the seat away
 # every control that makes (or, for Crit's Creatures' pieces, starts) a move
 MOVE_CONTROLS = ("[data-action]:enabled, #actions button, .cr-tile.cr-can, .cr-tile.cr-reach, "

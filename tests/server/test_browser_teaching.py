@@ -9,12 +9,11 @@ import json
 import pytest
 
 from tests.server import test_browser
-from tests.server.test_browser import ARTIFACTS, PHONE, playwright_api, shot
+from tests.server.test_browser import ARTIFACTS, DESKTOP, PHONE, playwright_api, shot
 
 base_url = test_browser.base_url
 browser = test_browser.browser
 
-DESKTOP = {"width": 1280, "height": 800}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 GAMES = ["critter-capture", "cube-creatures", "creatures-of-lungo", "crits-creatures"]
 

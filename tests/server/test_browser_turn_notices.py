@@ -12,22 +12,18 @@ from tests.server.conftest import require_browser
 
 playwright_api = require_browser()
 
-from bestiary.core.registry import register_game  # noqa: E402
 from bestiary.server.settings import Settings  # noqa: E402
 from tests.server import test_browser  # noqa: E402
-from tests.server.errand import Errand  # noqa: E402
-from tests.server.test_browser import PHONE, create_room, serving, shot  # noqa: E402
+from tests.server.test_browser import DESKTOP, PHONE, create_room, serving_errand, shot  # noqa: E402
 
-DESKTOP = {"width": 1280, "height": 800}
 browser = test_browser.browser  # the same module-scoped browser as the other browser tests
 
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    register_game(Errand)
     # nothing listens on port 1: the form is what is tested here, delivery in test_turn_notices.py
-    yield from serving(tmp_path_factory.mktemp("notices") / "bestiary.sqlite3",
-                       Settings(bot_delay=0.05, reaction_scale=0.2, smtp="127.0.0.1:1"))
+    yield from serving_errand(tmp_path_factory.mktemp("notices"),
+                              Settings(bot_delay=0.05, reaction_scale=0.2, smtp="127.0.0.1:1"))
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
