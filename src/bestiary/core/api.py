@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, Protocol, Self, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Protocol, Self, TypeAlias, TypeGuard, TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
@@ -33,6 +33,15 @@ from bestiary.core.speedups import is_listed
 CHANCE = -1  # a chance node: dice, a draw, a shuffle outcome
 SIMULTANEOUS = -2  # several players choose at once, unseen by each other
 TERMINAL = -4  # the game is over
+
+# How the players to act decide (`State.decision_kind`); a window is a decision several players take part in.
+WindowKind: TypeAlias = Literal["simultaneous", "response", "race"]
+DecisionKind: TypeAlias = Literal["turn", "chance", "terminal", "simultaneous", "response", "race"]
+WINDOW_KINDS: tuple[WindowKind, ...] = ("response", "race", "simultaneous")
+
+
+def is_window(kind: DecisionKind | None) -> TypeGuard[WindowKind]:
+    return kind in WINDOW_KINDS
 
 STATE_FORMAT = "bestiary-state/1"
 
@@ -540,7 +549,7 @@ class State(ABC):
         player = self.current_player()
         return [player] if player >= 0 else []
 
-    def decision_kind(self) -> str:
+    def decision_kind(self) -> DecisionKind:
         """How the players to act decide, for whoever runs the table:
         "turn" (one player), "chance", "terminal", "simultaneous" (each chooses unseen by the others,
         all must choose), "response" (a window: each listed player may respond or pass, in any order),

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
-from bestiary.core.api import CHANCE, Action, Game, State
+from bestiary.core.api import CHANCE, Action, Game, State, WindowKind, is_window
 from bestiary.core.errors import BestiaryError
 from bestiary.server import protocol
 from bestiary.server.errors import ServerError
 from bestiary.server.takeback import Verdict, judge, refusal
 
-WINDOW_KINDS = ("response", "race", "simultaneous")
 TAKE_BACK_DEPTH = 16  # the most moves of one turn the room keeps the positions before, to take them back
 PASS = "pass"  # the action a response window's player takes by not answering in time
 Made = list[tuple[int, int, str]]  # (version, player or CHANCE, action text): moves to store
@@ -27,7 +26,7 @@ Made = list[tuple[int, int, str]]  # (version, player or CHANCE, action text): m
 
 @dataclass
 class OpenWindow:
-    kind: Literal["response", "race", "simultaneous"]
+    kind: WindowKind
     players: frozenset[int]
     opened_at_version: int
     deadline: float  # clock time
@@ -177,7 +176,7 @@ class Authority:
     def window_after(self, state: State, status: str, now: float) -> OpenWindow | None:
         """The window `state` is in: the open one while its players answer one by one, else a new one."""
         kind = state.decision_kind() if status == "playing" else None
-        if kind not in WINDOW_KINDS:
+        if not is_window(kind):
             return None
         players = frozenset(state.players_to_act())
         # A window lasts while its players answer one by one; a race ends with its first move that is not a
@@ -185,17 +184,16 @@ class Authority:
         window = self.window
         if (window is None or window.kind != kind or not players <= window.players
                 or (kind == "race" and not still_racing(state, window, players))):
-            window = OpenWindow(kind, players, state.history_length(),  # type: ignore[arg-type]
-                                now + self.window_seconds)
+            window = OpenWindow(kind, players, state.history_length(), now + self.window_seconds)
         return window
 
     def restore_window(self, opened_at: int | None, seconds_left: float | None, now: float) -> None:
         """The window a stored room was in, with the time it had left (a full window for older records)."""
         if opened_at is not None and seconds_left is not None and self.status == "playing":
             kind = self.state.decision_kind()
-            if kind in WINDOW_KINDS:
+            if is_window(kind):
                 answered = {player for player, _ in self.state.history_since(opened_at)}
-                self.window = OpenWindow(kind, frozenset(self.state.players_to_act()) | answered,  # type: ignore[arg-type]
+                self.window = OpenWindow(kind, frozenset(self.state.players_to_act()) | answered,
                                          opened_at, now + max(0.0, seconds_left))
                 return
         self.window = self.window_after(self.state, self.status, now)

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from bestiary.core.api import WindowKind
+
 JSONObject = dict[str, Any]
 MAX_NAME = 40
 MAX_CHAT = 500
@@ -103,7 +105,7 @@ class SeatToken(BaseModel):
 
 
 class Window(BaseModel):
-    kind: Literal["response", "race", "simultaneous"]
+    kind: WindowKind
     players: list[int]
     opened_at_version: int
     seconds: float

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, State
+from bestiary.core.api import CHANCE, JSON, TERMINAL, Action, DecisionKind, State
 from bestiary.core.chance import ShuffleSource
 from bestiary.core.errors import StateFormatError
 from bestiary.core.fields import OBJECT, FieldReader, StateFields, integer, last_seat, one_of, read_fields, state_field
@@ -275,7 +275,7 @@ class CubeState(StateFields, State):
             return [self.current]
         return []
 
-    def decision_kind(self) -> str:
+    def decision_kind(self) -> DecisionKind:
         return "response" if self.phase == flow.RESPOND else super().decision_kind()
 
     def _legal_actions(self, player: int) -> Sequence[Action]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, State
+from bestiary.core.api import CHANCE, JSON, SIMULTANEOUS, TERMINAL, Action, DecisionKind, State
 from bestiary.core.errors import StateFormatError
 from bestiary.core.fields import FieldReader, StateFields, read_fields, state_field
 from bestiary.core.state_format import card_indices
@@ -246,7 +246,7 @@ class LungoState(StateFields, State):
             return [self.target]
         return [self.active]
 
-    def decision_kind(self) -> str:
+    def decision_kind(self) -> DecisionKind:
         if self.jobs:
             return "chance"
         phase = self.phase
