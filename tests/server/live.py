@@ -121,9 +121,13 @@ class LiveCluster:
     """`workers` processes of `bestiary serve --cluster` on one PostgreSQL database and HAProxy in front of them
     (deploy/haproxy.cfg), as `bestiary serve --workers N` and the proxy run them; `front` is the proxy's URL."""
 
-    def __init__(self, url: str, tmp_path: Path, workers: int = 2) -> None:
+    def __init__(self, url: str, tmp_path: Path, workers: int = 2, calls_per_10s: int = 1_000_000,
+                 creations_per_minute: int = 1_000_000) -> None:
+        """Every client comes from one address here, so the proxy's per-address bounds are lifted unless given."""
         assert 1 <= workers <= PROXY_SLOTS
         self.url, self.tmp_path = url, tmp_path
+        self.proxy_bounds = {"BESTIARY_PROXY_CALLS_PER_10S": str(calls_per_10s),
+                             "BESTIARY_PROXY_CREATIONS_PER_MINUTE": str(creations_per_minute)}
         self.worker_ports = [free_port() for _ in range(workers)]
         self.front = f"http://127.0.0.1:{free_port()}"
         self.workers: dict[int, subprocess.Popen[bytes]] = {}
@@ -148,7 +152,7 @@ class LiveCluster:
         for port in self.worker_ports:
             self.start_worker(port)
         spare = [free_port() for _ in range(PROXY_SLOTS - len(self.worker_ports))]  # the config's other slots: down
-        env = {**os.environ, "BESTIARY_BIND": self.front.removeprefix("http://"),
+        env = {**os.environ, **self.proxy_bounds, "BESTIARY_BIND": self.front.removeprefix("http://"),
                **{f"BESTIARY_WORKER_{i + 1}": f"127.0.0.1:{p}" for i, p in enumerate(self.worker_ports + spare)}}
         log = self.tmp_path / "haproxy.log"
         with open(log, "ab") as out:

@@ -106,3 +106,49 @@ def test_a_path_that_does_not_decode_is_refused_by_the_proxy(cluster: LiveCluste
         assert http.get("/api/rooms/%zz0123456789abcd/view").status_code == 400
         assert http.get("/api/games").status_code == 200
 
+
+
+CALLS_PER_10S, CREATIONS_PER_MINUTE = 60, 6
+
+
+@pytest.fixture(scope="module")
+def bounded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveCluster]:
+    url = postgres_url()
+    if url is None:
+        pytest.skip(f"no PostgreSQL server: set {POSTGRES_ENV} (.ci/server-services.sh starts one)")
+    running = LiveCluster(url, tmp_path_factory.mktemp("bounded"), calls_per_10s=CALLS_PER_10S,
+                          creations_per_minute=CREATIONS_PER_MINUTE)
+    try:
+        running.start()
+        yield running
+    finally:
+        running.stop()
+
+
+def test_one_address_gets_one_budget_across_every_worker(bounded: LiveCluster) -> None:
+    # The workers' own buckets are lifted here (LiveCluster), so every 429 below is the proxy's: one budget
+    # for the address, however its rooms and calls spread over the workers.
+    with httpx.Client(base_url=bounded.front, timeout=30) as http:
+        made = [http.post("/api/rooms", json={"game": "critter-capture", "options": {"players": 2}})
+                for _ in range(CREATIONS_PER_MINUTE + 3)]
+        assert [r.status_code for r in made] == [201] * CREATIONS_PER_MINUTE + [429] * 3
+        refused = made[-1]
+        assert refused.json()["error"] == "rate-limited" and refused.headers["Retry-After"] == "60"
+        assert f"at most {CREATIONS_PER_MINUTE} a minute" in refused.json()["message"]
+        codes = [r.json()["code"] for r in made[:CREATIONS_PER_MINUTE]]
+        for code in codes:  # a seat taken: each room moves to its own worker, as the proxy routes it
+            assert http.post(f"/api/rooms/{code}/seats/0", json={"name": "Ada"}).status_code == 200
+
+        answered = 0
+        for call in range(2 * CALLS_PER_10S):
+            reply = http.get(f"/api/rooms/{codes[call % len(codes)]}")
+            if reply.status_code == 429:
+                break
+            assert reply.status_code == 200, (call, reply.status_code, reply.text)
+            answered += 1
+        # every call of the address counts, the creations, the refused ones and the seats taken included: the
+        # bound is met to a call (HAProxy's rate counts the request being judged)
+        before = len(made) + len(codes)
+        assert CALLS_PER_10S - 1 <= before + answered <= CALLS_PER_10S, answered
+        assert reply.json()["error"] == "rate-limited" and reply.headers["Retry-After"] == "10"
+        assert http.get("/").status_code == 200  # the pages are not refused: the bound is on the API
