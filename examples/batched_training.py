@@ -39,14 +39,13 @@ import argparse
 import time
 import tomllib
 from collections.abc import Callable
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import VectorEnv
 
+from bestiary.core.cards import game_card_text
 from bestiary.core.registry import load_game
 from bestiary.rl.batched import BatchedVectorEnv
 from bestiary.rl.vector import BestiaryVectorEnv
@@ -64,7 +63,9 @@ class CardCounts:
     docs/rl.md) and the game's public card file, for every game of a batch at once."""
 
     def __init__(self, players: int = 2) -> None:
-        cards = self.card_file(load_game("critter-capture", players=players).card_set_info()["path"])
+        text = game_card_text(load_game("critter-capture", players=players))
+        assert text is not None
+        cards: list[dict[str, Any]] = tomllib.loads(text)["cards"]
         self.cards = len(cards)
         self.values = np.array([[c["commonness"], c["size"]] for c in cards], np.float32)  # (cards, 2)
         one_hot = np.eye(len(COLOURS), dtype=np.float32)
@@ -77,15 +78,6 @@ class CardCounts:
         self.places_at = 9 + 2 + 5 * players + 2 + 2 + 4 + 4
         self.places = 3 + players  # unseen, active, under the active card, each seat's corral
         self.size = len(self.names())
-
-    @staticmethod
-    def card_file(path: str) -> list[dict[str, Any]]:
-        """The cards of a card file: `starter:<name>` is one that Bestiary ships."""
-        if path.startswith("starter:"):
-            text = (resources.files("bestiary.games.critters") / "cards" / path.removeprefix("starter:")).read_text()
-        else:
-            text = Path(path).read_text()
-        return list(tomllib.loads(text)["cards"])
 
     @staticmethod
     def names() -> list[str]:

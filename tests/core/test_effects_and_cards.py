@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
 from pydantic import field_validator
 
-from bestiary.core.cards import CardModel, load_card_set, locate
+import bestiary
+from bestiary.core.cards import CardModel, game_card_text, load_card_set, locate
 from bestiary.core.effects import Effect, EffectRegistry
 from bestiary.core.errors import CardFileError
 
@@ -79,3 +81,13 @@ def test_locate_finds_the_card_and_field_lines() -> None:
     assert locate(text, 1, "size") == 7
     assert locate(text, 0, "size") == 3
     assert locate(text, None, "id") == 2
+
+
+@pytest.mark.parametrize("name", bestiary.list_games())
+def test_the_card_file_a_game_plays_with_is_read_back_whether_shipped_or_the_users(name: str, tmp_path: Path) -> None:
+    game = bestiary.load_game(name)
+    shipped = game_card_text(game)
+    assert shipped is not None and tomllib.loads(shipped)  # starter:<name>, from the game's own package
+    own = tmp_path / "my-cards.toml"
+    own.write_text(shipped, encoding="utf-8")
+    assert game_card_text(bestiary.load_game(name, cards=str(own))) == shipped

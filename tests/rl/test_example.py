@@ -6,6 +6,7 @@ import importlib.util
 import random
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 
 import bestiary
 from bestiary.agents import SeatView, make_agent
+from bestiary.core.cards import game_card_text
 from tests.rl.games import RL_EXTRA
 
 pytest.importorskip("gymnasium", reason=RL_EXTRA)
@@ -96,8 +98,8 @@ def test_the_card_counts_are_what_the_observation_shows_at_every_step_of_random_
     counts = example.CardCounts()
     assert counts.size == len(counts.names()) == len(counted_from_the_observation(
         {"active_card": None, "under_active": [], "unseen": {colour: [] for colour in example.COLOURS}}, {}))
-    faces = {card["id"]: card for card in counts.card_file("starter:eastern-woodlands.toml")}
     game = bestiary.load_game("critter-capture", players=2)
+    faces = {card["id"]: card for card in tomllib.loads(game_card_text(game) or "")["cards"]}
     rng = random.Random(3)
     steps = 0
     for seed in range(4):

@@ -8,7 +8,6 @@ whichever worker, process or machine plays it: results do not depend on `jobs` o
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 import tempfile
 import time
@@ -23,6 +22,7 @@ from bestiary.agents import Agent, make_agent
 from bestiary.agents.match import AgentSeat
 from bestiary.analysis.listeners import feed, standard_listeners
 from bestiary.core.api import CHANCE, TERMINAL, Game, State
+from bestiary.core.cards import game_card_text
 from bestiary.core.errors import BestiaryError, OptionError
 from bestiary.core.referee import Referee
 from bestiary.core.registry import load_game
@@ -96,9 +96,6 @@ def lineup(agents: Sequence[str], players: int, number: int) -> list[str]:
     return [agents[(seat + number) % len(agents)] for seat in range(players)]
 
 
-STARTER_PREFIX = "starter:"  # how a game names a card file shipped in its package's cards/ folder
-
-
 def shipped_card_name(spec: SimulationSpec) -> str | None:
     """The shipped card file a spec without its own plays with (e.g. `starter:starter.toml`), if any."""
     info = configured_game(spec).card_set_info()
@@ -109,17 +106,7 @@ def played_card_text(spec: SimulationSpec) -> str | None:
     """The text of the card file the spec plays with; None for a game without one."""
     if spec.card_file_text is not None:
         return spec.card_file_text
-    name = shipped_card_name(spec)
-    if name is None:
-        return None
-    path = name
-    if name.startswith(STARTER_PREFIX):
-        game = configured_game(spec)
-        path = str(Path(inspect.getfile(type(game))).parent / "cards" / name[len(STARTER_PREFIX):])
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError:
-        return None
+    return game_card_text(configured_game(spec))
 
 
 def configured_game(spec: SimulationSpec) -> Game:

@@ -7,18 +7,39 @@ as a CardFileError naming the file, the line, the card and the field.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bestiary.core.errors import CardFileError
 from bestiary.core.tomlfile import read_toml
+
+if TYPE_CHECKING:
+    from bestiary.core.api import Game
+
+STARTER_PREFIX = "starter:"  # how a game names a card file shipped in its package's cards/ folder
+
+
+def game_card_text(game: Game) -> str | None:
+    """The text of the card file `game` plays with (its `card_set_info()["path"]`: a file of the user's, or
+    `starter:<name>` for one shipped with the game); None for a game without one or a file no longer there."""
+    info = game.card_set_info()
+    if not isinstance(info, dict) or not info.get("path"):
+        return None
+    path = str(info["path"])
+    if path.startswith(STARTER_PREFIX):  # in the cards/ folder beside the game's own module
+        path = str(Path(inspect.getfile(type(game))).parent / "cards" / path.removeprefix(STARTER_PREFIX))
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError:
+        return None
 
 
 class SetMeta(BaseModel):
